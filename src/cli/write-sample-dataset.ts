@@ -1,0 +1,625 @@
+/**
+ * Writes a small, invented SAMPLE dataset with the same layout as the real
+ * ENEM dataset, so tests and local development don't depend on the real data.
+ * Every text here was written for this sample; none is copied from real exams.
+ *
+ * Usage: npx tsx src/cli/write-sample-dataset.ts [outDir]   (default: data/sample)
+ *
+ * The output is deterministic: outDir is deleted and recreated, and every name,
+ * text and image byte is fixed, so running it twice gives identical bytes.
+ *
+ * Layout:
+ *   exams.json                                       exam summaries, newest year first
+ *   <year>/details.json                              summary + questions[] ({title, index, discipline, language})
+ *   <year>/questions/<index>[-<language>]/details.json
+ *   <year>/questions/<dir>/<uuid>.<ext>              files of that question
+ * File addresses are https://enem.dev/<path relative to outDir>.
+ *
+ * Facts tests rely on (the default correct letter of a question is
+ * LETTERS[(index - 1 + (language === 'espanhol' ? 2 : 0)) % 5], unless noted):
+ *
+ * ENEM 2011 — languages [] ; 11 records, indexes 1..12 except 7, all language null.
+ *   1–3 linguagens, 4–6 ciencias-humanas, 8–9 ciencias-natureza, 10–12 matematica.
+ *   - 2:  context null, files [].
+ *   - 3:  only four alternatives A–D (annulled item), correctAlternative "A".
+ *   - 4:  alternativesIntroduction null.
+ *   - 10: one PNG in context and files (0a1b2c3d-0000-4000-8000-000000000001.png).
+ *   - 11: text-only context, files []; every alternative has text null and a PNG
+ *         file (A..E = 0a1b2c3d-0000-4000-8000-000000000002.png .. ...006.png).
+ *
+ * ENEM 2020 — languages [espanhol, ingles] ; 26 records (21 in the espanhol view).
+ *   1–5 in both languages (folders 1-espanhol, 1-ingles, …, 5-ingles; linguagens),
+ *   plus a mislabelled null-language record at index 5 (folder 5, linguagens),
+ *   then null-language 6..20: 6–10 linguagens, 11–15 ciencias-humanas,
+ *   16–18 ciencias-natureza, 19–20 matematica.
+ *   - 1-ingles: PNG in context and files (0a1b2c3d-0000-4000-8000-000000000007.png).
+ *   - 12: PNG and SVG in context and files
+ *         (0a1b2c3d-0000-4000-8000-000000000008.png, 0a1b2c3d-0000-4000-8000-000000000009.svg).
+ *   - 16: BMP in context and files (0a1b2c3d-0000-4000-8000-000000000010.bmp).
+ *   details.json order: by index, espanhol then ingles, the null index-5 record after 5-ingles.
+ *
+ * ENEM 2023 — languages [ingles, espanhol] (ingles is the default view) ; 20 records.
+ *   1–5 in both languages (linguagens), null-language 6..15: 6–8 linguagens,
+ *   9–11 ciencias-humanas, 12–13 ciencias-natureza, 14–15 matematica.
+ *   - 14: JPEG in context and files (0a1b2c3d-0000-4000-8000-000000000011.jpg).
+ *   details.json lists each variant pair espanhol then ingles (unlike the languages array).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, parse, resolve } from 'node:path'
+import { deflateSync } from 'node:zlib'
+
+// ---------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------
+
+const LETTERS = ['A', 'B', 'C', 'D', 'E'] as const
+type Letter = typeof LETTERS[number]
+
+type Discipline = 'ciencias-humanas' | 'ciencias-natureza' | 'linguagens' | 'matematica'
+type Language = 'espanhol' | 'ingles'
+
+interface Option<T extends string> {
+  label: string
+  value: T
+}
+
+interface ExamSummary {
+  title: string
+  year: number
+  disciplines: Option<Discipline>[]
+  languages: Option<Language>[]
+}
+
+interface QuestionEntry {
+  title: string
+  index: number
+  discipline: Discipline
+  language: Language | null
+}
+
+interface Alternative {
+  letter: Letter
+  text: string | null
+  file: string | null
+  isCorrect: boolean
+}
+
+interface Question {
+  title: string
+  index: number
+  year: number
+  language: Language | null
+  discipline: Discipline
+  context: string | null
+  files: string[]
+  correctAlternative: Letter
+  alternativesIntroduction: string | null
+  alternatives: Alternative[]
+}
+
+/** An image to be written next to a question's details.json. */
+interface ImageFile {
+  name: string
+  data: Buffer
+}
+
+/** Invented question text; `right` lands on the correct letter, `wrong` fills the rest in order. */
+interface Topic {
+  context: string
+  introduction: string
+  right: string
+  wrong: [string, string, string, string]
+}
+
+/** Everything that makes one question differ from the default shape. */
+interface QuestionSpec {
+  index: number
+  language: Language | null
+  discipline: Discipline
+  topic?: Topic
+  correct?: Letter
+  noContext?: boolean
+  noIntroduction?: boolean
+  alternativeCount?: 4 | 5
+  contextImages?: ImageFile[]
+  alternativeImages?: ImageFile[]
+}
+
+interface ExamSpec {
+  year: number
+  languages: Language[]
+  /** In the order they are listed in <year>/details.json. */
+  questions: QuestionSpec[]
+}
+
+/** A file to write, relative to outDir. */
+interface OutputFile {
+  path: string
+  data: string | Buffer
+}
+
+// ---------------------------------------------------------------------------
+// Labels (same as the real dataset)
+// ---------------------------------------------------------------------------
+
+const DISCIPLINES: Option<Discipline>[] = [
+  { label: 'Ciências Humanas e suas Tecnologias', value: 'ciencias-humanas' },
+  { label: 'Ciências da Natureza e suas Tecnologias', value: 'ciencias-natureza' },
+  { label: 'Linguagens, Códigos e suas Tecnologias', value: 'linguagens' },
+  { label: 'Matemática e suas Tecnologias', value: 'matematica' },
+]
+
+const LANGUAGE_LABELS: Record<Language, string> = {
+  espanhol: 'Espanhol',
+  ingles: 'Inglês',
+}
+
+const BASE_URL = 'https://enem.dev'
+
+// ---------------------------------------------------------------------------
+// Tiny image encoders (only node:zlib, so the sample needs no image library)
+// ---------------------------------------------------------------------------
+
+type Rgb = [number, number, number]
+
+/** CRC-32 as required by PNG chunks (zlib only exposes it from Node 22 on); bitwise is fast enough for tiny images. */
+function crc32 (bytes: Buffer): number {
+  let crc = 0xffffffff
+  for (const byte of bytes) {
+    crc ^= byte
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1
+  }
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+function pngChunk (type: string, body: Buffer): Buffer {
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(body.length)
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), body])
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(typed))
+  return Buffer.concat([length, typed, crc])
+}
+
+/** A 4x4 opaque RGBA PNG of one colour. */
+function solidPng ([r, g, b]: Rgb): Buffer {
+  const size = 4
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(size, 0)
+  header.writeUInt32BE(size, 4)
+  header.writeUInt8(8, 8) // bit depth
+  header.writeUInt8(6, 9) // colour type RGBA; compression, filter, interlace stay 0
+  // Each scanline starts with filter type 0 (none).
+  const row = [0, ...Array.from({ length: size }, () => [r, g, b, 255]).flat()]
+  const pixels = Buffer.from(Array.from({ length: size }, () => row).flat())
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(pixels)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+/** A 2x2 24-bit BMP of one colour (rows padded to 4 bytes, pixels stored BGR). */
+function solidBmp ([r, g, b]: Rgb): Buffer {
+  const rowBytes = 8 // 2 pixels * 3 bytes, padded to a multiple of 4
+  const pixelBytes = rowBytes * 2
+  const offset = 14 + 40
+  const bmp = Buffer.alloc(offset + pixelBytes)
+  bmp.write('BM', 0, 'latin1')
+  bmp.writeUInt32LE(bmp.length, 2)
+  bmp.writeUInt32LE(offset, 10)
+  bmp.writeUInt32LE(40, 14) // BITMAPINFOHEADER size
+  bmp.writeInt32LE(2, 18) // width
+  bmp.writeInt32LE(2, 22) // height (positive: bottom-up)
+  bmp.writeUInt16LE(1, 26) // planes
+  bmp.writeUInt16LE(24, 28) // bits per pixel
+  bmp.writeUInt32LE(pixelBytes, 34)
+  bmp.writeInt32LE(2835, 38) // 72 dpi, horizontal
+  bmp.writeInt32LE(2835, 42) // 72 dpi, vertical
+  for (let y = 0; y < 2; y++) {
+    for (let x = 0; x < 2; x++) bmp.set([b, g, r], offset + y * rowBytes + x * 3)
+  }
+  return bmp
+}
+
+function tinySvg (): Buffer {
+  return Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#3a7"/></svg>\n')
+}
+
+/** Big-endian marker segment: FF <marker> <length incl. itself> <body>. */
+function jpegSegment (marker: number, body: number[]): Buffer {
+  const length = body.length + 2
+  return Buffer.from([0xff, marker, length >> 8, length & 0xff, ...body])
+}
+
+/**
+ * An 8x8 grey baseline JPEG. A flat block has only a DC coefficient, so one
+ * Huffman code per table is enough: DC = its size category, AC = end of block.
+ */
+function solidJpeg (grey: number): Buffer {
+  // With an all-ones quantisation table the DC of a flat block is 8 * (level - 128).
+  const dc = 8 * (grey - 128)
+  const category = dc === 0 ? 0 : Math.floor(Math.log2(Math.abs(dc))) + 1
+  const extra = dc >= 0 ? dc : dc + (1 << category) - 1 // JPEG's one's-complement for negatives
+  // Bits: DC code "0", `category` extra bits, AC end-of-block code "0"; pad with 1s.
+  let bits = '0' + (category > 0 ? extra.toString(2).padStart(category, '0') : '') + '0'
+  bits = bits.padEnd(Math.ceil(bits.length / 8) * 8, '1')
+  const scan: number[] = []
+  for (let i = 0; i < bits.length; i += 8) {
+    const byte = parseInt(bits.slice(i, i + 8), 2)
+    scan.push(...(byte === 0xff ? [0xff, 0x00] : [byte])) // byte stuffing
+  }
+  const oneCodeOfLengthOne = [1, ...Array<number>(15).fill(0)]
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]), // SOI
+    jpegSegment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]), // APP0 JFIF 1.1
+    jpegSegment(0xdb, [0x00, ...Array<number>(64).fill(1)]), // DQT table 0, all ones
+    jpegSegment(0xc0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]), // SOF0 8x8, one component
+    jpegSegment(0xc4, [0x00, ...oneCodeOfLengthOne, category]), // DHT DC table 0
+    jpegSegment(0xc4, [0x10, ...oneCodeOfLengthOne, 0x00]), // DHT AC table 0 (EOB only)
+    jpegSegment(0xda, [1, 1, 0x00, 0, 63, 0]), // SOS
+    Buffer.from(scan),
+    Buffer.from([0xff, 0xd9]), // EOI
+  ])
+}
+
+function image (uuid: string, ext: string, data: Buffer): ImageFile {
+  return { name: `${uuid}.${ext}`, data }
+}
+
+/** Fixed names so tests can refer to them; `n` is the last group of the UUID. */
+function sampleUuid (n: string): string {
+  return `0a1b2c3d-0000-4000-8000-${n.padStart(12, '0')}`
+}
+
+// ---------------------------------------------------------------------------
+// Invented texts
+// ---------------------------------------------------------------------------
+
+const TOPICS: Record<Discipline | Language, Topic[]> = {
+  linguagens: [
+    {
+      context: 'Na crônica, o narrador observa a feira do bairro numa manhã de sábado e transforma pequenos gestos dos feirantes em retratos da vida urbana.',
+      introduction: 'No texto, a descrição da feira contribui para',
+      right: 'valorizar o cotidiano como matéria literária.',
+      wrong: ['denunciar a precariedade do comércio informal.', 'defender a substituição das feiras por mercados.', 'ironizar o hábito de comprar alimentos frescos.', 'registrar dados econômicos sobre o bairro.'],
+    },
+    {
+      context: 'Cartaz de uma campanha escolar: **"Leia mais. Um livro abre portas que nenhuma chave abre."**',
+      introduction: 'O cartaz emprega linguagem figurada com o objetivo de',
+      right: 'incentivar o hábito da leitura.',
+      wrong: ['vender livros de uma editora específica.', 'criticar o ensino de literatura nas escolas.', 'informar o horário de funcionamento da biblioteca.', 'explicar o funcionamento de fechaduras.'],
+    },
+    {
+      context: 'Em uma conversa por mensagens, dois amigos usam abreviações como "vc", "tb" e "blz" para combinar um passeio.',
+      introduction: 'O uso dessas abreviações revela que',
+      right: 'a linguagem se adapta à situação comunicativa.',
+      wrong: ['a norma-padrão deixou de ser ensinada.', 'os falantes desconhecem a ortografia oficial.', 'a escrita digital é sempre incompreensível.', 'as mensagens exigem linguagem formal.'],
+    },
+  ],
+  'ciencias-humanas': [
+    {
+      context: 'A expansão das ferrovias no Brasil do século XIX esteve ligada ao escoamento da produção de café do interior paulista até o porto de Santos.',
+      introduction: 'Esse processo evidencia a relação entre',
+      right: 'infraestrutura de transporte e economia agroexportadora.',
+      wrong: ['industrialização pesada e mercado interno.', 'reforma agrária e pequena propriedade.', 'urbanização planejada e turismo.', 'mineração de ouro e ocupação do litoral.'],
+    },
+    {
+      context: 'Nas grandes cidades, a impermeabilização do solo por asfalto e concreto reduz a infiltração da água da chuva.',
+      introduction: 'Uma consequência direta desse fenômeno é o(a)',
+      right: 'aumento da frequência de enchentes urbanas.',
+      wrong: ['elevação do nível dos lençóis freáticos.', 'redução das ilhas de calor.', 'diminuição do escoamento superficial.', 'ampliação das áreas de várzea preservadas.'],
+    },
+    {
+      context: 'A Constituição de 1988 ampliou direitos sociais e políticos e ficou conhecida como "Constituição Cidadã".',
+      introduction: 'Essa denominação se relaciona ao(à)',
+      right: 'ampliação da participação política e das garantias individuais.',
+      wrong: ['restrição do voto aos alfabetizados.', 'fortalecimento do poder moderador.', 'suspensão das eleições diretas.', 'centralização do poder nas Forças Armadas.'],
+    },
+  ],
+  'ciencias-natureza': [
+    {
+      context: 'Ao deixar uma garrafa de água gelada sobre a mesa, formam-se gotas na sua superfície externa.',
+      introduction: 'Esse fenômeno ocorre porque',
+      right: 'o vapor de água do ar se condensa ao tocar a superfície fria.',
+      wrong: ['a água atravessa as paredes da garrafa.', 'o vidro libera água quando resfriado.', 'o gelo derrete dentro da garrafa e transborda.', 'o ar frio evapora a água da mesa.'],
+    },
+    {
+      context: 'Em uma cadeia alimentar de um lago, algas servem de alimento a pequenos crustáceos, que são comidos por peixes.',
+      introduction: 'Nessa cadeia, as algas ocupam o nível de',
+      right: 'produtores.',
+      wrong: ['consumidores primários.', 'consumidores secundários.', 'decompositores.', 'parasitas.'],
+    },
+    {
+      context: 'Uma lâmpada de 10 W permanece acesa durante 5 horas por dia.',
+      introduction: 'A energia elétrica consumida diariamente pela lâmpada é de',
+      right: '50 Wh.',
+      wrong: ['2 Wh.', '15 Wh.', '100 Wh.', '500 Wh.'],
+    },
+  ],
+  matematica: [
+    {
+      context: 'Uma loja oferece desconto de 20% em uma camiseta que custa R$ 50,00.',
+      introduction: 'O preço da camiseta com o desconto é',
+      right: 'R$ 40,00.',
+      wrong: ['R$ 30,00.', 'R$ 45,00.', 'R$ 48,00.', 'R$ 70,00.'],
+    },
+    {
+      context: 'Um terreno retangular mede 12 m de frente por 25 m de fundo.',
+      introduction: 'A área desse terreno, em metro quadrado, é',
+      right: '300.',
+      wrong: ['37.', '74.', '150.', '600.'],
+    },
+    {
+      context: 'Em uma turma de 40 estudantes, 24 preferem futebol e os demais preferem vôlei.',
+      introduction: 'A probabilidade de um estudante escolhido ao acaso preferir vôlei é',
+      right: '40%.',
+      wrong: ['16%.', '24%.', '60%.', '75%.'],
+    },
+  ],
+  ingles: [
+    {
+      context: '> Our school garden needs you! Come on Saturday, bring gloves and help us plant new trees.',
+      introduction: 'O cartaz tem como objetivo',
+      right: 'convidar voluntários para uma atividade na escola.',
+      wrong: ['vender mudas de árvores.', 'proibir a entrada no jardim.', 'anunciar o fechamento da escola.', 'ensinar técnicas de jardinagem.'],
+    },
+    {
+      context: '> I used to take the bus every day. Now I ride my bike and arrive at work in a better mood.',
+      introduction: 'Segundo o texto, a mudança de hábito trouxe ao autor',
+      right: 'mais bem-estar no trajeto para o trabalho.',
+      wrong: ['economia com o combustível do carro.', 'atrasos frequentes no emprego.', 'problemas de saúde.', 'dificuldade para encontrar ônibus.'],
+    },
+  ],
+  espanhol: [
+    {
+      context: '> La biblioteca del barrio abrirá también los domingos para que las familias puedan leer juntas.',
+      introduction: 'A notícia informa que a biblioteca vai',
+      right: 'ampliar seus dias de funcionamento.',
+      wrong: ['fechar aos domingos.', 'cobrar pelo empréstimo de livros.', 'mudar de endereço.', 'atender apenas estudantes.'],
+    },
+    {
+      context: '> En mi ciudad, el mercado central es el lugar donde se mezclan sabores, idiomas y historias.',
+      introduction: 'No texto, o mercado central é apresentado como um espaço de',
+      right: 'encontro entre diferentes culturas.',
+      wrong: ['conflito entre comerciantes.', 'venda exclusiva de produtos importados.', 'acesso restrito a turistas.', 'abandono e decadência.'],
+    },
+  ],
+}
+
+/**
+ * 2011/11 needs a text whose answer is a graph, since its alternatives are
+ * images; its right/wrong texts are therefore never used.
+ */
+const GRAPH_TOPIC: Topic = {
+  context: 'Um reservatório vazio começa a ser enchido com vazão constante até ficar completamente cheio, e então a torneira é fechada.',
+  introduction: 'O gráfico que melhor representa o volume de água no reservatório em função do tempo é',
+  right: '',
+  wrong: ['', '', '', ''],
+}
+
+// ---------------------------------------------------------------------------
+// Exam specs
+// ---------------------------------------------------------------------------
+
+type DisciplineRanges = [from: number, to: number, discipline: Discipline][]
+
+function disciplineOf (ranges: DisciplineRanges, index: number): Discipline {
+  const range = ranges.find(([from, to]) => index >= from && index <= to)
+  if (range === undefined) throw new Error(`No discipline for index ${index}`)
+  return range[2]
+}
+
+/** Null-language questions from..to (minus `skip`), disciplines taken from `ranges`. */
+function plainQuestions (from: number, to: number, ranges: DisciplineRanges, skip: number[] = []): QuestionSpec[] {
+  const specs: QuestionSpec[] = []
+  for (let index = from; index <= to; index++) {
+    if (!skip.includes(index)) specs.push({ index, language: null, discipline: disciplineOf(ranges, index) })
+  }
+  return specs
+}
+
+/** Foreign-language variants 1..count, each index listed in `order`. */
+function languageVariants (count: number, order: Language[]): QuestionSpec[] {
+  return Array.from({ length: count }, (_, i) => i + 1).flatMap((index) =>
+    order.map((language): QuestionSpec => ({ index, language, discipline: 'linguagens' }))
+  )
+}
+
+function folderName ({ index, language }: { index: number, language: Language | null }): string {
+  return language === null ? String(index) : `${index}-${language}`
+}
+
+/** Merges per-question features, keyed by folder name, into the base specs. */
+function withFeatures (specs: QuestionSpec[], features: Record<string, Partial<QuestionSpec>>): QuestionSpec[] {
+  const unknown = Object.keys(features).filter((key) => !specs.some((spec) => folderName(spec) === key))
+  if (unknown.length > 0) throw new Error(`Features for unknown questions: ${unknown.join(', ')}`)
+  return specs.map((spec) => ({ ...spec, ...features[folderName(spec)] }))
+}
+
+function exam2011 (): ExamSpec {
+  const ranges: DisciplineRanges = [[1, 3, 'linguagens'], [4, 6, 'ciencias-humanas'], [8, 9, 'ciencias-natureza'], [10, 12, 'matematica']]
+  // Distinct colours so that every PNG has distinct bytes.
+  const alternativeColours: Rgb[] = [[220, 60, 60], [60, 160, 60], [60, 90, 220], [230, 180, 40], [150, 70, 190]]
+  return {
+    year: 2011,
+    languages: [],
+    questions: withFeatures(plainQuestions(1, 12, ranges, [7]), {
+      2: { noContext: true },
+      3: { alternativeCount: 4, correct: 'A' },
+      4: { noIntroduction: true },
+      10: { contextImages: [image(sampleUuid('1'), 'png', solidPng([30, 120, 200]))] },
+      11: {
+        topic: GRAPH_TOPIC,
+        alternativeImages: alternativeColours.map((colour, i) => image(sampleUuid(String(i + 2)), 'png', solidPng(colour))),
+      },
+    }),
+  }
+}
+
+function exam2020 (): ExamSpec {
+  const ranges: DisciplineRanges = [[5, 10, 'linguagens'], [11, 15, 'ciencias-humanas'], [16, 18, 'ciencias-natureza'], [19, 20, 'matematica']]
+  // The real 2020 exam also has a null-language record at index 5 beside its variants.
+  const questions = [...languageVariants(5, ['espanhol', 'ingles']), ...plainQuestions(5, 20, ranges)]
+  return {
+    year: 2020,
+    languages: ['espanhol', 'ingles'],
+    questions: withFeatures(questions, {
+      '1-ingles': { contextImages: [image(sampleUuid('7'), 'png', solidPng([240, 120, 30]))] },
+      12: {
+        contextImages: [
+          image(sampleUuid('8'), 'png', solidPng([20, 20, 20])),
+          image(sampleUuid('9'), 'svg', tinySvg()),
+        ],
+      },
+      16: { contextImages: [image(sampleUuid('10'), 'bmp', solidBmp([200, 30, 120]))] },
+    }),
+  }
+}
+
+function exam2023 (): ExamSpec {
+  const ranges: DisciplineRanges = [[6, 8, 'linguagens'], [9, 11, 'ciencias-humanas'], [12, 13, 'ciencias-natureza'], [14, 15, 'matematica']]
+  return {
+    year: 2023,
+    languages: ['ingles', 'espanhol'],
+    // details.json deliberately lists espanhol first, unlike the languages array.
+    questions: withFeatures([...languageVariants(5, ['espanhol', 'ingles']), ...plainQuestions(6, 15, ranges)], {
+      14: { contextImages: [image(sampleUuid('11'), 'jpg', solidJpeg(176))] },
+    }),
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Building records and files
+// ---------------------------------------------------------------------------
+
+/** Cycles through `items`; keeps the lookup total even under noUncheckedIndexedAccess. */
+function cyclic<T> (items: readonly T[], position: number): T {
+  const item = items[position % items.length]
+  if (item === undefined) throw new Error('Cannot pick from an empty list')
+  return item
+}
+
+function defaultCorrect ({ index, language }: QuestionSpec): Letter {
+  // Shifting espanhol makes the two variants of an index differ.
+  return cyclic(LETTERS, index - 1 + (language === 'espanhol' ? 2 : 0))
+}
+
+function topicOf (spec: QuestionSpec): Topic {
+  return spec.topic ?? cyclic(TOPICS[spec.language ?? spec.discipline], spec.index)
+}
+
+function buildAlternatives (spec: QuestionSpec, correct: Letter, topic: Topic, fileUrl: (image: ImageFile) => string): Alternative[] {
+  const letters = LETTERS.slice(0, spec.alternativeCount ?? 5)
+  const wrong = [...topic.wrong]
+  return letters.map((letter, i) => {
+    const isCorrect = letter === correct
+    const picture = spec.alternativeImages?.[i]
+    if (picture !== undefined) return { letter, text: null, file: fileUrl(picture), isCorrect }
+    const text = isCorrect ? topic.right : wrong.shift() ?? null
+    return { letter, text, file: null, isCorrect }
+  })
+}
+
+function buildContext (spec: QuestionSpec, topic: Topic, imageUrls: string[]): string | null {
+  if (spec.noContext === true) return null
+  // Like the real data: each image appears inline as Markdown after the text.
+  return [topic.context, ...imageUrls.map((url) => `![](${url})`)].join('\n\n')
+}
+
+function buildQuestion (year: number, spec: QuestionSpec): { question: Question, files: OutputFile[] } {
+  const folder = `${year}/questions/${folderName(spec)}`
+  const fileUrl = (picture: ImageFile): string => `${BASE_URL}/${folder}/${picture.name}`
+  const topic = topicOf(spec)
+  const correct = spec.correct ?? defaultCorrect(spec)
+  const contextImages = spec.contextImages ?? []
+  const contextUrls = contextImages.map(fileUrl)
+  const question: Question = {
+    title: `Questão ${spec.index} - ENEM ${year}`,
+    index: spec.index,
+    year,
+    language: spec.language,
+    discipline: spec.discipline,
+    context: buildContext(spec, topic, contextUrls),
+    // Only context images: alternative images are referenced from the alternatives alone.
+    files: contextUrls,
+    correctAlternative: correct,
+    alternativesIntroduction: spec.noIntroduction === true ? null : topic.introduction,
+    alternatives: buildAlternatives(spec, correct, topic, fileUrl),
+  }
+  const images = [...contextImages, ...(spec.alternativeImages ?? [])]
+  return {
+    question,
+    files: [
+      { path: `${folder}/details.json`, data: toJson(question) },
+      ...images.map((picture) => ({ path: `${folder}/${picture.name}`, data: picture.data })),
+    ],
+  }
+}
+
+function summaryOf (exam: ExamSpec): ExamSummary {
+  return {
+    title: `ENEM ${exam.year}`,
+    year: exam.year,
+    disciplines: DISCIPLINES,
+    languages: exam.languages.map((value) => ({ label: LANGUAGE_LABELS[value], value })),
+  }
+}
+
+function examFiles (exam: ExamSpec): OutputFile[] {
+  const built = exam.questions.map((spec) => buildQuestion(exam.year, spec))
+  const questions: QuestionEntry[] = built.map(({ question }) => ({
+    title: question.title,
+    index: question.index,
+    discipline: question.discipline,
+    language: question.language,
+  }))
+  return [
+    { path: `${exam.year}/details.json`, data: toJson({ ...summaryOf(exam), questions }) },
+    ...built.flatMap(({ files }) => files),
+  ]
+}
+
+function datasetFiles (exams: ExamSpec[]): OutputFile[] {
+  const newestFirst = [...exams].sort((a, b) => b.year - a.year)
+  return [
+    { path: 'exams.json', data: toJson(newestFirst.map(summaryOf)) },
+    ...newestFirst.flatMap(examFiles),
+  ]
+}
+
+function toJson (value: unknown): string {
+  return JSON.stringify(value, null, 4)
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------
+
+/** Guards the recursive delete against an outDir that would wipe the project or the disk. */
+function assertSafeToDelete (outDir: string): void {
+  if (outDir === parse(outDir).root || outDir === process.cwd()) {
+    throw new Error(`Refusing to delete ${outDir}`)
+  }
+}
+
+function writeDataset (outDir: string, files: OutputFile[]): void {
+  assertSafeToDelete(outDir)
+  // Recreate from scratch so stale files from older runs never survive.
+  rmSync(outDir, { recursive: true, force: true })
+  for (const file of files) {
+    const target = join(outDir, file.path)
+    mkdirSync(dirname(target), { recursive: true })
+    writeFileSync(target, file.data)
+  }
+}
+
+function main (): void {
+  const outDir = resolve(process.argv[2] ?? 'data/sample')
+  const files = datasetFiles([exam2011(), exam2020(), exam2023()])
+  writeDataset(outDir, files)
+  console.log(`Wrote ${files.length} files to ${outDir}`)
+}
+
+main()

@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+
+/** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
+export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = typeof LOG_LEVELS[number]
+
+/** The whole runtime configuration, parsed and validated once from the environment. */
+export interface Config {
+  port: number
+  host: string
+  /** Base of every absolute address the API hands out (file addresses, OpenAPI servers), no trailing slash. */
+  publicUrl: string
+  dataDir: string
+  /** True when ENEM_DATA_DIR was not given and the built-in sample dataset is served. */
+  usingSampleData: boolean
+  rateLimit: {
+    /** Requests allowed per window and client; 0 turns rate limiting off. */
+    max: number
+    /** Window length in milliseconds. */
+    windowMs: number
+  }
+  redisUrl: string | undefined
+  /** Value handed to Fastify's trustProxy: false, true, a hop count, or a list of addresses/CIDRs. */
+  trustProxy: boolean | number | string
+  logLevel: LogLevel
+  /** Worker processes to run (node:cluster); 1 runs in-process. */
+  webConcurrency: number
+}
+
+export const CONFIG_DEFAULTS = {
+  port: 3000,
+  host: '0.0.0.0',
+  rateLimitMax: 600,
+  rateLimitWindowMs: 60_000,
+  logLevel: 'info' as LogLevel,
+  webConcurrency: 1
+}
+
+/** Thrown for an invalid environment value; its message is the one line printed at start-up. */
+export class ConfigError extends Error {
+  constructor (variable: string, expected: string, got: string) {
+    super(`Invalid ${variable}=${JSON.stringify(got)}: expected ${expected}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function readInteger (env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `an integer from ${min} to ${max}`, raw)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `an integer from ${min} to ${max}`, raw)
+  return value
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** Accepts `60000` (milliseconds) or a number with a unit: `500ms`, `30s`, `1m`, `1h`. */
+function readDuration (env: Env, name: string, fallbackMs: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallbackMs
+  const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(raw)
+  if (match === null) throw new ConfigError(name, 'a duration such as 60000, 500ms, 30s, 1m or 1h', raw)
+  const value = Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 'ms']!
+  if (value < 1) throw new ConfigError(name, 'a duration of at least 1ms', raw)
+  return value
+}
+
+function readUrl (env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `an absolute URL (${protocols.join(' or ')})`, raw)
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(name, `an absolute URL (${protocols.join(' or ')})`, raw)
+  return raw
+}
+
+function readTrustProxy (env: Env): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY
+  if (raw === undefined || raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d{1,2}$/.test(raw)) return Number(raw)
+  // A comma-separated list of addresses or CIDR ranges, as proxy-addr accepts them.
+  if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw
+  throw new ConfigError('TRUST_PROXY', 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs', raw)
+}
+
+/**
+ * Parses the environment into a Config, or throws a ConfigError naming the first bad variable.
+ * @example const config = loadConfig({ PORT: '8080' })
+ */
+export function loadConfig (env: Env = process.env): Config {
+  const port = readInteger(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65535)
+  const host = env.HOST === undefined || env.HOST === '' ? CONFIG_DEFAULTS.host : env.HOST
+  const publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '')
+
+  const rawLogLevel = env.LOG_LEVEL
+  let logLevel = CONFIG_DEFAULTS.logLevel
+  if (rawLogLevel !== undefined && rawLogLevel !== '') {
+    if (!(LOG_LEVELS as readonly string[]).includes(rawLogLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, rawLogLevel)
+    logLevel = rawLogLevel as LogLevel
+  }
+
+  const dataDirRaw = env.ENEM_DATA_DIR
+  const usingSampleData = dataDirRaw === undefined || dataDirRaw === ''
+
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir: usingSampleData ? SAMPLE_DATA_DIR : path.resolve(dataDirRaw),
+    usingSampleData,
+    rateLimit: {
+      max: readInteger(env, 'RATE_LIMIT_MAX', CONFIG_DEFAULTS.rateLimitMax, 0, 1_000_000_000),
+      windowMs: readDuration(env, 'RATE_LIMIT_WINDOW', CONFIG_DEFAULTS.rateLimitWindowMs)
+    },
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustProxy: readTrustProxy(env),
+    logLevel,
+    webConcurrency: readInteger(env, 'WEB_CONCURRENCY', CONFIG_DEFAULTS.webConcurrency, 1, 64)
+  }
+}

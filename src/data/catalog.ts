@@ -1,0 +1,107 @@
+import type { ExamSummary, Question, QuestionSummary } from './record-schemas.ts'
+
+/** One exam as the service serves it: its summary and its validated question records, ordered. */
+export interface Exam {
+  readonly summary: ExamSummary
+  /**
+   * Every record of the exam, ordered by index, then the null-language record, then the
+   * exam's languages in the order of its `languages` array (unknown languages last).
+   */
+  readonly questions: readonly Question[]
+  /** The same entries as `questions`, reduced to the question summary fields. */
+  readonly questionSummaries: readonly QuestionSummary[]
+  /** Language slugs in the order of the exam's `languages` array. */
+  readonly languageSlugs: readonly string[]
+  readonly disciplineSlugs: readonly string[]
+  /** The language a request without `language` gets: the first of `languages`, null when there is none. */
+  readonly defaultLanguage: string | null
+}
+
+/** Where a question index can be found, when it is absent from the language view that was asked for. */
+export type QuestionLookup =
+  | { found: true, question: Question }
+  | { found: false, availableLanguages: ReadonlyArray<string | null> }
+
+/**
+ * The dataset behind one immutable object with read-only queries, built once at start-up.
+ * Every answer is precomputed; no query touches the disk.
+ */
+export class Catalog {
+  readonly #examsNewestFirst: readonly Exam[]
+  readonly #examsByYear: ReadonlyMap<number, Exam>
+  readonly #viewsByExam: ReadonlyMap<Exam, ReadonlyMap<string, readonly Question[]>>
+  readonly #recordsByIndex: ReadonlyMap<Exam, ReadonlyMap<number, readonly Question[]>>
+
+  constructor (exams: readonly Exam[]) {
+    this.#examsNewestFirst = [...exams].sort((a, b) => b.summary.year - a.summary.year)
+    this.#examsByYear = new Map(exams.map((exam) => [exam.summary.year, exam]))
+    this.#viewsByExam = new Map(exams.map((exam) => [exam, buildLanguageViews(exam)]))
+    this.#recordsByIndex = new Map(exams.map((exam) => [exam, groupByIndex(exam.questions)]))
+  }
+
+  /** Exams, newest year first. */
+  listExams (): readonly Exam[] {
+    return this.#examsNewestFirst
+  }
+
+  getExam (year: number): Exam | undefined {
+    return this.#examsByYear.get(year)
+  }
+
+  /** Total number of question records across exams. */
+  get questionCount (): number {
+    let count = 0
+    for (const exam of this.#examsNewestFirst) count += exam.questions.length
+    return count
+  }
+
+  /**
+   * The language view of an exam: its null-language questions plus those in `language`,
+   * optionally narrowed to one discipline, ordered by index (null-language record first on a tie).
+   * `language` and `discipline` must be slugs the exam offers (or null); others give an empty view.
+   */
+  languageView (exam: Exam, language: string | null, discipline: string | null): readonly Question[] {
+    return this.#viewsByExam.get(exam)?.get(viewKey(language, discipline)) ?? []
+  }
+
+  /**
+   * The record with `index` in the language view of `language`. Where the view holds both a
+   * null-language record and one in `language` for that index, the language one wins.
+   */
+  findQuestion (exam: Exam, index: number, language: string | null): QuestionLookup {
+    const records = this.#recordsByIndex.get(exam)?.get(index) ?? []
+    const inLanguage = records.find((record) => language !== null && record.language === language)
+    const common = records.find((record) => record.language === null)
+    const question = inLanguage ?? common
+    if (question !== undefined) return { found: true, question }
+    return { found: false, availableLanguages: records.map((record) => record.language) }
+  }
+}
+
+function viewKey (language: string | null, discipline: string | null): string {
+  return `${language ?? ''}|${discipline ?? ''}`
+}
+
+function buildLanguageViews (exam: Exam): Map<string, readonly Question[]> {
+  const views = new Map<string, readonly Question[]>()
+  const languages = exam.languageSlugs.length === 0 ? [null] : exam.languageSlugs
+  for (const language of languages) {
+    // exam.questions is already in view order, so filtering keeps it.
+    const inView = exam.questions.filter((question) => question.language === null || question.language === language)
+    views.set(viewKey(language, null), inView)
+    for (const discipline of exam.disciplineSlugs) {
+      views.set(viewKey(language, discipline), inView.filter((question) => question.discipline === discipline))
+    }
+  }
+  return views
+}
+
+function groupByIndex (questions: readonly Question[]): Map<number, Question[]> {
+  const byIndex = new Map<number, Question[]>()
+  for (const question of questions) {
+    const group = byIndex.get(question.index)
+    if (group === undefined) byIndex.set(question.index, [question])
+    else group.push(question)
+  }
+  return byIndex
+}

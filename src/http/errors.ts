@@ -1,0 +1,129 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { PARAMETER_GRAMMAR } from './schemas/parameters.ts'
+
+/** The contract's error codes by HTTP status (API.md, "Parameter grammar and the 400 / 422 / 404 rule"). */
+export const ERROR_CODES = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  422: 'unprocessable_entity',
+  429: 'rate_limit_exceeded',
+  431: 'request_header_fields_too_large',
+  500: 'internal_server_error',
+  503: 'service_unavailable'
+} as const
+
+export type ErrorStatus = keyof typeof ERROR_CODES
+export type ErrorCode = typeof ERROR_CODES[ErrorStatus]
+
+/** What each code means, shown in the reference page's "Errors" section. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  bad_request: 'The request breaks the grammar: a value that is not a plain decimal integer or a lower-case slug, a parameter given twice, or a malformed path.',
+  not_found: 'Valid values that name nothing: an unknown year, question index or path.',
+  method_not_allowed: 'Only GET, HEAD and OPTIONS are served.',
+  payload_too_large: 'The API takes no request body.',
+  uri_too_long: 'The request line is too long.',
+  unprocessable_entity: 'Well-formed but out of range (year, index or limit below 1, limit above 50, negative offset), or a language or discipline the exam does not offer.',
+  rate_limit_exceeded: 'Too many requests from this client in the current window; wait the number of seconds in Retry-After.',
+  request_header_fields_too_large: 'The request headers are too large.',
+  internal_server_error: 'The server met a situation it cannot handle. Nothing about it is shown in the body; it is logged.',
+  service_unavailable: 'The server is starting or shutting down.'
+}
+
+/** Path of the reference page's anchor for a code, e.g. `/docs#errors-not-found`. */
+export function docPathFor (code: ErrorCode): string {
+  return `/docs#errors-${code.replaceAll('_', '-')}`
+}
+
+/** The one error type of the HTTP layer: whatever throws it gets the contract's error body. */
+export class ApiError extends Error {
+  readonly statusCode: ErrorStatus
+  readonly code: ErrorCode
+  readonly headers: Record<string, string>
+
+  constructor (statusCode: ErrorStatus, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = 'ApiError'
+    this.statusCode = statusCode
+    this.code = ERROR_CODES[statusCode]
+    this.headers = headers
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode, message: string, docUrl: string }
+}
+
+export function errorBody (publicUrl: string, statusCode: ErrorStatus, message: string): ErrorBody {
+  const code = ERROR_CODES[statusCode]
+  return { error: { code, message, docUrl: `${publicUrl}${docPathFor(code)}` } }
+}
+
+/** Renders a raw request value for an error message, cut short so a huge value cannot bloat the answer. */
+export function describeValue (value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 57)}..."` : text
+}
+
+/**
+ * Installs the central error handler and the not-found handler: every failure, whoever raises it
+ * (our routes, Fastify's validation, a plugin), leaves as the contract's error body, and a 5xx
+ * never carries the original message, a stack trace or a path.
+ */
+export function installErrorHandling (app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const { statusCode, message, headers } = toApiError(error, request)
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return sendError(reply, publicUrl, statusCode, message, headers)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    return sendError(reply, publicUrl, 404, `No resource at ${describeValue(pathOf(request.url))}`)
+  })
+}
+
+export function sendError (
+  reply: FastifyReply,
+  publicUrl: string,
+  statusCode: ErrorStatus,
+  message: string,
+  headers: Record<string, string> = {}
+): FastifyReply {
+  return reply.code(statusCode).headers(headers).type('application/json; charset=utf-8')
+    .send(errorBody(publicUrl, statusCode, message))
+}
+
+function pathOf (url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
+function toApiError (error: FastifyError | ApiError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation !== undefined) return fromValidationError(fastifyError, request)
+  const status = fastifyError.statusCode
+  if (status === 429) return new ApiError(429, fastifyError.message)
+  if (status === 413) return new ApiError(413, 'Request bodies are not accepted')
+  if (status !== undefined && status >= 400 && status < 500) {
+    // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.
+    const known = status in ERROR_CODES ? status as ErrorStatus : 400
+    return new ApiError(known, fastifyError.message)
+  }
+  return new ApiError(500, 'Internal server error')
+}
+
+/** Explains a failed schema check in terms of the parameter and the value the client sent. */
+function fromValidationError (error: FastifyError, request: FastifyRequest): ApiError {
+  const first = error.validation?.[0]
+  const context = error.validationContext === 'params' ? 'path' : 'query'
+  const source = (error.validationContext === 'params' ? request.params : request.query) as Record<string, unknown>
+  const name = first?.instancePath.replace(/^\//, '').split('/')[0] ?? ''
+  const value = source?.[name]
+  if (Array.isArray(value)) return new ApiError(400, `${name} was given ${value.length} times; give it once`)
+  const grammar = PARAMETER_GRAMMAR[name]
+  const what = grammar === undefined ? String(first?.message ?? 'is invalid') : `must be ${grammar}`
+  return new ApiError(400, `${context} parameter ${name} ${what}, got ${describeValue(value)}`)
+}

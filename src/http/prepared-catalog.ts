@@ -1,0 +1,72 @@
+import { LRUCache } from 'lru-cache'
+import type { Catalog, Exam } from '../data/catalog.ts'
+import type { Question } from '../data/record-schemas.ts'
+import { PreparedBody, strongEtagOf } from './prepared-body.ts'
+
+/** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024
+
+export interface PageRequest {
+  exam: Exam
+  view: readonly Question[]
+  offset: number
+  limit: number
+}
+
+/**
+ * Every answer that does not depend on query values, serialized once at start-up; question
+ * pages are assembled from the prepared question bytes, never by re-serializing records.
+ */
+export class PreparedCatalog {
+  readonly examList: PreparedBody
+  readonly #examDetails = new Map<Exam, PreparedBody>()
+  readonly #questions = new Map<Question, PreparedBody>()
+  readonly #pages = new LRUCache<string, PreparedBody>({
+    maxSize: PAGE_CACHE_BYTES,
+    // A page's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
+    sizeCalculation: (page) => page.raw.length * 2
+  })
+
+  constructor (catalog: Catalog) {
+    const exams = catalog.listExams()
+    this.examList = PreparedBody.json(exams.map((exam) => exam.summary))
+    for (const exam of exams) {
+      this.#examDetails.set(exam, PreparedBody.json({ ...exam.summary, questions: exam.questionSummaries }))
+      for (const question of exam.questions) this.#questions.set(question, PreparedBody.json(question))
+    }
+  }
+
+  examDetail (exam: Exam): PreparedBody {
+    return this.#examDetails.get(exam)!
+  }
+
+  question (question: Question): PreparedBody {
+    return this.#questions.get(question)!
+  }
+
+  /** One page of a language view, as `{ metadata, questions }`. */
+  page ({ view, offset, limit }: PageRequest): PreparedBody {
+    const items = view.slice(offset, offset + limit)
+    const total = view.length
+    const metadata = { limit, offset, total, hasMore: offset + items.length < total }
+    const head = `{"metadata":${JSON.stringify(metadata)},"questions":[`
+    const itemBodies = items.map((item) => this.question(item))
+    // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
+    const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
+    const cached = this.#pages.get(etag)
+    if (cached !== undefined) return cached
+
+    const parts: Buffer[] = [Buffer.from(head)]
+    itemBodies.forEach((body, position) => {
+      if (position > 0) parts.push(COMMA)
+      parts.push(body.raw)
+    })
+    parts.push(CLOSE)
+    const page = new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast' })
+    this.#pages.set(etag, page)
+    return page
+  }
+}
+
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from(']}')

@@ -1,0 +1,32 @@
+import Type from 'typebox'
+import { ExamSummarySchema, QuestionSchema, QuestionSummarySchema } from '../../data/record-schemas.ts'
+import { ERROR_CODES } from '../errors.ts'
+
+export const ExamListSchema = Type.Array(ExamSummarySchema, { description: 'Every exam, newest year first' })
+
+export const ExamDetailSchema = Type.Object({
+  ...ExamSummarySchema.properties,
+  questions: Type.Array(QuestionSummarySchema, {
+    description: 'Every question entry of the exam (one per language variant), by index, then null language, then in the order of `languages`'
+  })
+}, { title: 'ExamDetail', description: 'An exam with the list of its question entries' })
+
+export const PaginationMetadataSchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, description: 'Maximum number of questions returned, as applied' }),
+  offset: Type.Integer({ minimum: 0, description: 'Questions of the view skipped before this page, as applied' }),
+  total: Type.Integer({ minimum: 0, description: 'Number of questions in the view' }),
+  hasMore: Type.Boolean({ description: 'Whether questions remain after this page (offset + returned < total)' })
+}, { title: 'PaginationMetadata' })
+
+export const QuestionPageSchema = Type.Object({
+  metadata: PaginationMetadataSchema,
+  questions: Type.Array(QuestionSchema)
+}, { title: 'QuestionPage', description: 'One page of a language view of an exam' })
+
+export const ErrorSchema = Type.Object({
+  error: Type.Object({
+    code: Type.Union(Object.values(ERROR_CODES).map((code) => Type.Literal(code)), { description: 'Short machine code' }),
+    message: Type.String({ description: 'What was wrong, in English, naming the value', examples: ['limit must be between 1 and 50, got 0'] }),
+    docUrl: Type.String({ description: 'Link to the description of the code in the API reference' })
+  })
+}, { title: 'Error' })

@@ -24,6 +24,7 @@ export const ISSUE_KINDS = {
   unknown_discipline: { severity: 'warning', about: "a record's discipline is not among its exam's disciplines" },
   unknown_language: { severity: 'warning', about: "a record's language is not among its exam's languages (unreachable)" },
   mixed_language_index: { severity: 'warning', about: 'an index has both a null-language record and language variants' },
+  variant_discipline_mismatch: { severity: 'warning', about: 'the records of one index (language variants) disagree on the discipline' },
   answer_key_mismatch: { severity: 'warning', about: 'correctAlternative disagrees with the isCorrect flags' },
   alternative_count: { severity: 'warning', about: 'a question does not have exactly five alternatives A–E in order' },
   empty_alternative: { severity: 'warning', about: 'an alternative has neither text nor file' },

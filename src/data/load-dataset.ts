@@ -294,6 +294,12 @@ function checkDuplicatesAndMixedIndexes (questions: Question[], sourceFileOf: Ma
       report.add('mixed_language_index', sourceFileOf.get(question)!, '/language',
         `index ${index} has a null-language record and variants in ${[...languages].filter((l) => l !== null).join(', ')}`)
     }
+    const records = questions.filter((question) => question.index === index)
+    const disciplines = new Set(records.map((record) => record.discipline))
+    if (disciplines.size > 1) {
+      report.add('variant_discipline_mismatch', sourceFileOf.get(records[0]!)!, '/discipline',
+        `the records of index ${index} disagree on the discipline: ${records.map((r) => `${r.language ?? 'null'}=${r.discipline}`).join(', ')}`)
+    }
   }
 }
 

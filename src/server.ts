@@ -1,0 +1,72 @@
+import Fastify from 'fastify'
+import { app, serverOptions } from './app.ts'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+import { loadDataset } from './data/load-dataset.ts'
+
+/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000
+/** Slow-loris guard: a client must finish sending its headers within this time. */
+const HEADERS_TIMEOUT_MS = 10_000
+
+async function main (): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+
+  const startedAt = performance.now()
+  const fastify = Fastify(serverOptions(config))
+  const log = fastify.log
+  const dataset = await loadDataset(config.dataDir, { filesBaseUrl: `${config.publicUrl}/files` })
+  if (dataset.catalog === null) {
+    for (const issue of dataset.report.errors) log.error({ file: issue.file, field: issue.field, kind: issue.kind }, issue.message)
+    log.fatal(`dataset ${config.dataDir} has errors, refusing to start: ${dataset.report.summaryLine()}`)
+    process.exit(1)
+  }
+  log.info({
+    dataDir: config.dataDir,
+    sample: config.usingSampleData,
+    exams: dataset.catalog.listExams().length,
+    questions: dataset.catalog.questionCount,
+    loadMs: Math.round(performance.now() - startedAt)
+  }, config.usingSampleData
+    ? 'serving the built-in SAMPLE dataset (set ENEM_DATA_DIR to serve a full one)'
+    : 'dataset loaded')
+  if (dataset.report.warnings.length > 0) log.warn(`dataset warnings: ${dataset.report.summaryLine()} (npm run check-data for details)`)
+
+  let ready = true
+  await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, isReady: () => ready })
+  await fastify.listen({ port: config.port, host: config.host })
+  fastify.server.headersTimeout = HEADERS_TIMEOUT_MS
+  log.info({ readyMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl }, 'ready')
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    ready = false
+    log.info({ signal }, 'shutting down')
+    const timer = setTimeout(() => {
+      log.error('in-flight requests did not finish in time, exiting')
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS)
+    timer.unref()
+    fastify.close().then(() => {
+      log.info('stopped')
+      process.exit(0)
+    }, (error: unknown) => {
+      log.error({ err: error }, 'error while shutting down')
+      process.exit(1)
+    })
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+await main()

@@ -53,7 +53,7 @@ export function serverOptions (config: Config): FastifyServerOptions {
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode === 414 ? 414 : 400)
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The path has malformed percent-encoding' : error.message
-      void sendError(reply as FastifyReply, config.publicUrl, status, message)
+      sendError(reply as FastifyReply, config.publicUrl, status, message)
     }
   }
 }

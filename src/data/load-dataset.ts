@@ -63,7 +63,7 @@ export async function loadDataset (dataDir: string, options: LoadOptions): Promi
   const examList = await readJson(dataDir, 'exams.json', report)
   if (examList === undefined) return { catalog: null, report, servableFiles }
   if (!checkExamList.Check(examList)) {
-    reportSchemaErrors(report, 'exams.json', checkExamList.Errors(examList))
+    reportSchemaErrors(report, 'exams.json', examList, checkExamList.Errors(examList))
     return { catalog: null, report, servableFiles }
   }
 
@@ -105,7 +105,7 @@ async function loadExam (
   const details = await readJson(dataDir, detailsFile, report, 'missing_exam')
   if (details === undefined) return undefined
   if (!checkExamDetails.Check(details)) {
-    reportSchemaErrors(report, detailsFile, checkExamDetails.Errors(details))
+    reportSchemaErrors(report, detailsFile, details, checkExamDetails.Errors(details))
     return undefined
   }
   compareExamSummaries(summary, details, detailsFile, report)
@@ -172,7 +172,7 @@ async function loadQuestionFolder (
   const record = await readJson(dataDir, file, report)
   if (record === undefined) return undefined
   if (!checkQuestion.Check(record)) {
-    reportSchemaErrors(report, file, checkQuestion.Errors(record))
+    reportSchemaErrors(report, file, record, checkQuestion.Errors(record))
     return undefined
   }
   return { folder, file, record: record as Question & Record<string, unknown> }
@@ -359,19 +359,45 @@ async function readJson (
   }
 }
 
-interface SchemaError { instancePath: string, message: string, keyword: string }
+interface SchemaError { instancePath: string, message: string, keyword: string, params: Record<string, unknown> }
 
-function reportSchemaErrors (report: DatasetReport, file: string, errors: Iterable<SchemaError>): void {
-  const seen = new Set<string>()
+/**
+ * One issue per offending field, in words a dataset maintainer can act on: TypeBox reports every
+ * branch of a union separately ("must be string", "must be null", "must match anyOf").
+ */
+function reportSchemaErrors (report: DatasetReport, file: string, value: unknown, errors: Iterable<SchemaError>): void {
+  const byField = new Map<string, SchemaError[]>()
   for (const error of errors) {
-    // anyOf branches repeat themselves ("must be string", "must be null", "must match anyOf"); keep the summary.
-    if (error.keyword === 'type' && error.instancePath !== '' && seen.has(error.instancePath)) continue
-    const line = `${error.instancePath}|${error.message}`
-    if (seen.has(line)) continue
-    seen.add(line)
-    seen.add(error.instancePath)
-    report.add('invalid_record', file, error.instancePath, error.message)
+    if (error.keyword === 'required') {
+      for (const property of (error.params.requiredProperties as string[] | undefined) ?? []) {
+        report.add('invalid_record', file, `${error.instancePath}/${property}`, 'is required; it is missing')
+      }
+      continue
+    }
+    const group = byField.get(error.instancePath) ?? []
+    group.push(error)
+    byField.set(error.instancePath, group)
   }
+  for (const [field, group] of byField) {
+    const allowed = group.filter((error) => error.keyword === 'const').map((error) => JSON.stringify(error.params.allowedValue))
+    const messages = allowed.length > 0
+      ? [`must be one of ${allowed.join(', ')}`]
+      : [...new Set(group.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'boolean').map((error) => error.message))]
+    if (messages.length === 0) continue
+    const actual = valueAt(value, field)
+    const got = actual === undefined ? 'it is missing' : `got ${JSON.stringify(actual)?.slice(0, 80)}`
+    report.add('invalid_record', file, field, `${messages.join(' or ')}; ${got}`)
+  }
+}
+
+/** The value at a JSON pointer such as `/alternatives/0/letter`, or undefined. */
+function valueAt (value: unknown, pointer: string): unknown {
+  let current = value
+  for (const key of pointer.split('/').slice(1)) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[key.replaceAll('~1', '/').replaceAll('~0', '~')]
+  }
+  return current
 }
 
 /** Orders question folders by index, then name, so loading is deterministic. */

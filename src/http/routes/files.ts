@@ -27,7 +27,7 @@ export async function fileRoutes (app: FastifyInstance, { dataDir, servableFiles
     // The request path is only used as a key into the set the loader built; it never names a file by itself.
     allowedPath: (pathName) => servableFiles.has(pathName.replace(/^\/+/, '')),
     setHeaders: (reply, filePath) => {
-            if (filePath.toLowerCase().endsWith('.svg')) {
+      if (filePath.toLowerCase().endsWith('.svg')) {
         // An SVG opened directly is a document that could run script; forbid everything but its own styles.
         reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
       }

@@ -1,0 +1,190 @@
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from './helper.ts'
+
+/*
+ * The full dataset, end to end. Expectations are computed here from the source files, independently
+ * of src/data, and compared with what the API serves. Runs when ENEM_DATA_DIR is set (CI sets it).
+ */
+
+interface SourceRecord { index: number, language: string | null, files: string[], alternatives: Array<{ file: string | null }>, [key: string]: unknown }
+interface SourceExam { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
+
+const rewrite = (record: SourceRecord): SourceRecord =>
+  JSON.parse(JSON.stringify(record).replaceAll('https://enem.dev/', `${TEST_PUBLIC_URL}/files/`)) as SourceRecord
+
+async function readSource (dataDir: string) {
+  const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as SourceExam[]
+  const recordsByYear = new Map<number, SourceRecord[]>()
+  for (const exam of exams) {
+    const questionsDir = path.join(dataDir, String(exam.year), 'questions')
+    const records: SourceRecord[] = []
+    for (const folder of await readdir(questionsDir)) {
+      records.push(rewrite(JSON.parse(await readFile(path.join(questionsDir, folder, 'details.json'), 'utf8')) as SourceRecord))
+    }
+    recordsByYear.set(exam.year, records)
+  }
+  return { exams, recordsByYear }
+}
+
+/** API.md's language view, computed from the source: null-language plus the language, by index, null first. */
+function expectedView (exam: SourceExam, records: SourceRecord[], language: string | null): SourceRecord[] {
+  const rank = (record: SourceRecord) => (record.language === null ? 0 : 1)
+  return records.filter((record) => record.language === null || record.language === language)
+    .sort((a, b) => a.index - b.index || rank(a) - rank(b))
+}
+
+const languagesOf = (exam: SourceExam): Array<string | null> => (exam.languages.length === 0 ? [null] : exam.languages.map((option) => option.value))
+const languageQuery = (language: string | null) => (language === null ? '' : `language=${language}`)
+
+describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is not set: the full-dataset suite did NOT run' : false }, () => {
+  let app: FastifyInstance
+  let source: Awaited<ReturnType<typeof readSource>>
+
+  before(async () => {
+    app = await buildTestApp({ ENEM_DATA_DIR: FULL_DATA_DIR! })
+    source = await readSource(FULL_DATA_DIR!)
+  })
+  after(async () => { await app?.close() })
+
+  async function walk (year: number, language: string | null, limit: number) {
+    const served: SourceRecord[] = []
+    const totals = new Set<number>()
+    let offset = 0
+    let pages = 0
+    for (;;) {
+      const response = await app.inject(`/v1/exams/${year}/questions?limit=${limit}&offset=${offset}&${languageQuery(language)}`)
+      assert.equal(response.statusCode, 200)
+      const page = response.json<{ metadata: { limit: number, offset: number, total: number, hasMore: boolean }, questions: SourceRecord[] }>()
+      assert.equal(page.metadata.limit, limit)
+      assert.equal(page.metadata.offset, offset)
+      totals.add(page.metadata.total)
+      served.push(...page.questions)
+      offset += page.questions.length
+      pages++
+      assert.equal(page.metadata.hasMore, offset < page.metadata.total)
+      if (!page.metadata.hasMore) break
+      assert.equal(page.questions.length, limit, 'only the last page may be short')
+    }
+    assert.equal(totals.size, 1, 'total is the same on every page')
+    return { served, total: [...totals][0]!, pages }
+  }
+
+  test('serves all 15 exams, newest first, equal to exams.json', async () => {
+    const served = (await app.inject('/v1/exams')).json<SourceExam[]>()
+    assert.equal(served.length, 15)
+    assert.deepEqual(served, [...source.exams].sort((a, b) => b.year - a.year))
+  })
+
+  test('2022 walked 10 at a time: the 180 questions of the espanhol view, once each, in index order', async () => {
+    const { served, total, pages } = await walk(2022, null, 10)
+    assert.equal(total, 180)
+    assert.equal(pages, 18)
+    assert.deepEqual(served.map((q) => q.index), Array.from({ length: 180 }, (_, i) => i + 1))
+    assert.ok(served.every((q) => q.language === null || q.language === 'espanhol'))
+  })
+
+  test('2020 walked 10 at a time: 177 questions (no 144, 168, 179; index 5 only as the mislabelled null record)', async () => {
+    const { served, total } = await walk(2020, null, 10)
+    assert.equal(total, 177)
+    assert.equal(served.length, 177)
+    const indexes = served.map((q) => q.index)
+    for (const missing of [144, 168, 179]) assert.ok(!indexes.includes(missing))
+    assert.deepEqual(served.filter((q) => q.index === 5).map((q) => q.language), [null])
+    assert.equal(new Set(indexes).size, 177)
+  })
+
+  test('every language view, walked with limit 50 and limit 7, equals the view computed from the files', async () => {
+    let views = 0
+    for (const exam of source.exams) {
+      for (const language of languagesOf(exam)) {
+        const expected = expectedView(exam, source.recordsByYear.get(exam.year)!, language)
+        for (const limit of [50, 7]) {
+          const { served, total } = await walk(exam.year, language, limit)
+          assert.equal(total, expected.length, `${exam.year} ${language} total`)
+          assert.deepEqual(served, expected, `${exam.year} ${language} limit ${limit}`)
+        }
+        views++
+      }
+    }
+    assert.equal(views, 28) // 13 exams in two languages, 2011 in one, 2009 in none
+  })
+
+  test('every record of every view is reachable by its single-question URL, unless API.md lets a variant shadow it', async () => {
+    let reached = 0
+    const shadowed: string[] = []
+    for (const exam of source.exams) {
+      for (const language of languagesOf(exam)) {
+        const view = expectedView(exam, source.recordsByYear.get(exam.year)!, language)
+        for (const record of view) {
+          const response = await app.inject(`/v1/exams/${exam.year}/questions/${record.index}?${languageQuery(language)}`)
+          assert.equal(response.statusCode, 200)
+          const served = response.json<SourceRecord>()
+          const variant = view.find((other) => other.index === record.index && other.language !== null)
+          if (record.language === null && variant !== undefined) {
+            // A mislabelled null record beside a variant: the variant in the chosen language wins.
+            assert.deepEqual(served, variant)
+            shadowed.push(`${exam.year}/${record.index}`)
+          } else {
+            assert.deepEqual(served, record)
+            reached++
+          }
+        }
+      }
+    }
+    assert.ok(reached > 5000)
+    // The null records of 2011 91–94 are reachable only through the list (2011 offers only espanhol).
+    assert.deepEqual([...new Set(shadowed)].sort(), ['2011/91', '2011/92', '2011/93', '2011/94', '2012/94', '2015/95', '2016/93', '2020/5'])
+  })
+
+  test('every exam detail lists exactly the records, by index then language order', async () => {
+    for (const exam of source.exams) {
+      const detail = (await app.inject(`/v1/exams/${exam.year}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
+      const records = source.recordsByYear.get(exam.year)!
+      assert.equal(detail.questions.length, records.length, String(exam.year))
+      const order = languagesOf(exam)
+      const rank = (language: string | null) => (language === null ? -1 : order.indexOf(language))
+      for (let i = 1; i < detail.questions.length; i++) {
+        const [a, b] = [detail.questions[i - 1]!, detail.questions[i]!]
+        assert.ok(a.index < b.index || (a.index === b.index && rank(a.language) < rank(b.language)), `${exam.year} at ${i}`)
+      }
+    }
+  })
+
+  test('every rewritten file address answers 200 with bytes', async () => {
+    const addresses = new Set<string>()
+    for (const records of source.recordsByYear.values()) {
+      for (const record of records) {
+        for (const address of record.files) addresses.add(address)
+        for (const alternative of record.alternatives) if (alternative.file !== null) addresses.add(alternative.file)
+        for (const match of JSON.stringify(record).matchAll(/http:\/\/api\.test\/files\/[^\s)"\\]+/g)) addresses.add(match[0])
+      }
+    }
+    assert.ok(addresses.size > 1500, `${addresses.size} addresses`)
+    for (const address of addresses) {
+      assert.ok(address.startsWith(`${TEST_PUBLIC_URL}/files/`), address)
+      const response = await app.inject(address.slice(TEST_PUBLIC_URL.length))
+      assert.equal(response.statusCode, 200, address)
+      assert.ok(response.rawPayload.length > 0)
+    }
+  })
+
+  test('the contract\'s example errors hold on the real data', async () => {
+    const cases: Array<[string, number, string]> = [
+      ['/v1/exams/2020/questions?limit=0', 422, 'unprocessable_entity'],
+      ['/v1/exams/2020/questions?limit=abc', 400, 'bad_request'],
+      ['/v1/exams/1999', 404, 'not_found'],
+      ['/v1/exams/2020/questions?language=frances', 422, 'unprocessable_entity'],
+      ['/v1/exams/2009/questions?language=ingles', 422, 'unprocessable_entity'],
+      ['/v1/exams/2020/questions/144', 404, 'not_found']
+    ]
+    for (const [url, status, code] of cases) {
+      const response = await app.inject(url)
+      assert.equal(response.statusCode, status, url)
+      assert.equal(response.json<{ error: { code: string } }>().error.code, code)
+    }
+  })
+})

@@ -4,12 +4,14 @@ import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
 import type { Catalog } from './data/catalog.ts'
-import { ApiError, installErrorHandling, sendError } from './http/errors.ts'
+import { installErrorHandling, sendError } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
 import { examRoutes } from './http/routes/exams.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { healthRoutes } from './http/routes/health.ts'
+import { openApi } from './http/plugins/openapi.ts'
+import { docsRoutes } from './http/routes/docs.ts'
 
 export interface AppOptions {
   config: Config
@@ -78,9 +80,12 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     if (methods.includes('GET')) knownPaths.push(route.url)
   })
 
+  // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
+  await fastify.register(openApi, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL, rateLimit: config.rateLimit })
   await fastify.register(examRoutes, { prefix: '/v1', catalog, prepared, cacheControl: JSON_CACHE_CONTROL })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
+  await fastify.register(docsRoutes, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL })
   fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))
 
   for (const url of knownPaths) {
@@ -96,4 +101,3 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   }
 }, { name: 'enem-api', fastify: '5.x' })
 
-export { ApiError }

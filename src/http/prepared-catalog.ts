@@ -6,13 +6,6 @@ import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024
 
-export interface PageRequest {
-  exam: Exam
-  view: readonly Question[]
-  offset: number
-  limit: number
-}
-
 /**
  * Every answer that does not depend on query values, serialized once at start-up; question
  * pages are assembled from the prepared question bytes, never by re-serializing records.
@@ -45,7 +38,7 @@ export class PreparedCatalog {
   }
 
   /** One page of a language view, as `{ metadata, questions }`. */
-  page ({ view, offset, limit }: PageRequest): PreparedBody {
+  page (view: readonly Question[], offset: number, limit: number): PreparedBody {
     const items = view.slice(offset, offset + limit)
     const total = view.length
     const metadata = { limit, offset, total, hasMore: offset + items.length < total }

@@ -43,7 +43,7 @@ export async function examRoutes (app: FastifyInstance, { catalog, prepared, cac
       response: { 200: ExamDetailSchema, ...errorResponses(400, 404, 422, 429, 500) }
     }
   }, (request, reply) => {
-    const exam = findExam(catalog, request.params.year)
+    const exam = examOfYear(catalog, parseYear(request.params.year))
     return send(request, reply, prepared.examDetail(exam))
   })
 
@@ -68,7 +68,7 @@ export async function examRoutes (app: FastifyInstance, { catalog, prepared, cac
     const language = chooseLanguage(exam, query.language)
     const discipline = chooseDiscipline(exam, query.discipline)
     const view = catalog.languageView(exam, language, discipline)
-    return send(request, reply, prepared.page({ exam, view, offset, limit }))
+    return send(request, reply, prepared.page(view, offset, limit))
   })
 
   app.get<{ Params: QuestionParams, Querystring: QuestionQuery }>('/exams/:year/questions/:index', {
@@ -111,10 +111,6 @@ function examOfYear (catalog: Catalog, year: number): Exam {
     throw new ApiError(404, `No exam for year ${year}; years available: ${years.join(', ')}`)
   }
   return exam
-}
-
-function findExam (catalog: Catalog, rawYear: string): Exam {
-  return examOfYear(catalog, parseYear(rawYear))
 }
 
 function chooseLanguage (exam: Exam, requested: string | undefined): string | null {

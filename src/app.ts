@@ -100,4 +100,3 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     })
   }
 }, { name: 'enem-api', fastify: '5.x' })
-

@@ -1,11 +1,15 @@
-import { METHODS } from 'node:http'
-import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify'
+import { METHODS, type Server } from 'node:http'
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
 import type { Catalog } from './data/catalog.ts'
 import { installErrorHandling, sendError } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
+import { cors } from './http/plugins/cors.ts'
+import { rateLimit } from './http/plugins/rate-limit.ts'
+import { requestLogging } from './http/plugins/request-logging.ts'
+import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
 import { examRoutes } from './http/routes/exams.ts'
 import { fileRoutes } from './http/routes/files.ts'
@@ -35,9 +39,11 @@ const MAX_PARAM_LENGTH = 100
  * Fastify's own options for the app: routing, limits, logging and how framework-level
  * errors (a malformed URL) become the contract's error body. Shared by the server and the tests.
  */
-export function serverOptions (config: Config): FastifyServerOptions {
+export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER_TIMEOUTS): FastifyHttpOptions<Server> {
   return {
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // One access-log line per request comes from the request-logging plugin instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     // Fastify accepts a hop count at run time; its type declaration lacks it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     routerOptions: {
@@ -49,14 +55,12 @@ export function serverOptions (config: Config): FastifyServerOptions {
     bodyLimit: 1024,
     requestIdHeader: false,
     return503OnClosing: true,
-    connectionTimeout: 30_000,
-    keepAliveTimeout: 5_000,
-    requestTimeout: 10_000,
-    frameworkErrors: (error, _request, reply) => {
-      const status = error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode === 414 ? 414 : 400)
-      const message = error.code === 'FST_ERR_BAD_URL' ? 'The path has malformed percent-encoding' : error.message
-      sendError(reply as FastifyReply, config.publicUrl, status, message)
-    }
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: httpServerOptions(timeouts),
+    clientErrorHandler: clientErrorHandler(config.publicUrl),
+    frameworkErrors: frameworkErrorHandler(config.publicUrl)
   }
 }
 
@@ -68,6 +72,10 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const prepared = new PreparedCatalog(catalog)
 
   installErrorHandling(fastify, config.publicUrl)
+  // First, so their hooks see (and their headers reach) every request, even one refused just below.
+  await fastify.register(cors, { methods: ALLOWED_METHODS })
+  await fastify.register(requestLogging)
+  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS })
   installRequestGuard(fastify)
   fastify.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff')
@@ -82,7 +90,11 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
   await fastify.register(openApi, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL, rateLimit: config.rateLimit })
-  await fastify.register(examRoutes, { prefix: '/v1', catalog, prepared, cacheControl: JSON_CACHE_CONTROL })
+  await fastify.register(async (v1) => {
+    // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
+    if (config.rateLimit.max > 0) await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
+    await v1.register(examRoutes, { catalog, prepared, cacheControl: JSON_CACHE_CONTROL })
+  }, { prefix: '/v1' })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL })

@@ -5,8 +5,6 @@ import { loadDataset } from './data/load-dataset.ts'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
-/** Slow-loris guard: a client must finish sending its headers within this time. */
-const HEADERS_TIMEOUT_MS = 10_000
 
 async function main (): Promise<void> {
   let config: Config
@@ -43,8 +41,10 @@ async function main (): Promise<void> {
   let ready = true
   await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, isReady: () => ready })
   await fastify.listen({ port: config.port, host: config.host })
-  fastify.server.headersTimeout = HEADERS_TIMEOUT_MS
-  log.info({ readyMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl }, 'ready')
+  // The port actually bound: with PORT=0 the system picks one, and whoever started us reads it here.
+  const address = fastify.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.port
+  log.info({ readyMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl, port }, 'ready')
 
   let stopping = false
   const stop = (signal: string) => {

@@ -1,0 +1,167 @@
+import { STATUS_CODES, type ServerOptions } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, errorBody, sendError, type ErrorStatus } from './errors.ts'
+import { CORS_HEADERS } from './plugins/cors.ts'
+import { logRequest } from './plugins/request-logging.ts'
+
+/**
+ * How long a client may take, at the socket level. Exported so tests can shorten them; the
+ * server runs with SERVER_TIMEOUTS.
+ */
+export interface ServerTimeouts {
+  /** To send the complete request headers, from its first byte (slow-loris guard). Then 408 and the connection is closed. */
+  headersMs: number
+  /** To send the complete request. The API takes no bodies, so this is the headers' time too. */
+  requestMs: number
+  /** Of silence on a connection before it is dropped. */
+  idleMs: number
+  /** An idle keep-alive connection is kept this long for the client's next request. */
+  keepAliveMs: number
+  /** How often Node checks the headers and request timeouts: a slow client is cut off up to this much late. */
+  checkIntervalMs: number
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 10_000,
+  idleMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000
+}
+
+/**
+ * Longest request line plus headers Node's parser accepts; past it, 431. Twice Node's default, so
+ * that a long URL (well past MAX_URL_LENGTH) still reaches the app and gets the clearer 414.
+ */
+export const MAX_HEADER_BYTES = 32 * 1024
+
+/** Longest request target (path and query) answered; every real address of the API is far shorter. */
+export const MAX_URL_LENGTH = 8 * 1024
+
+/**
+ * Node's own options for the HTTP server: its timeouts and header limit. Fastify hands them to
+ * http.createServer.
+ */
+export function httpServerOptions (timeouts: ServerTimeouts): ServerOptions {
+  return {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+    maxHeaderSize: MAX_HEADER_BYTES
+  }
+}
+
+/**
+ * Headers every error answer has, for answers written where no hook runs (Fastify's framework
+ * errors, Node's parser errors): the ones the app's and the CORS plugin's hooks would have added.
+ */
+const UNHOOKED_ERROR_HEADERS = {
+  ...CORS_HEADERS,
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store'
+} as const
+
+export interface RequestLimitsOptions {
+  /** The methods the API answers; a request with a body and another method on a known path is 405. */
+  allowedMethods: readonly string[]
+}
+
+/**
+ * Refuses, before routing matters: an overlong request target (414), and any request that carries
+ * a body (413; 405 for a refused method on a known path, as without a body). Fastify would ignore
+ * a GET's body and Node would then read and discard all of it, however large; answering with
+ * `Connection: close` drops the connection instead of draining it.
+ */
+export function installRequestLimits (app: FastifyInstance, { allowedMethods }: RequestLimitsOptions): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      throw new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
+    }
+    if (!declaresBody(request)) return
+    reply.header('connection', 'close')
+    if (!request.is404 && !allowedMethods.includes(request.method)) {
+      const allow = allowedMethods.join(', ')
+      throw new ApiError(405, `Method ${request.method} is not allowed; use ${allow}`, { allow })
+    }
+    throw new ApiError(413, 'Request bodies are not accepted')
+  })
+}
+
+function declaresBody (request: FastifyRequest): boolean {
+  const { 'content-length': contentLength, 'transfer-encoding': transferEncoding } = request.headers
+  return transferEncoding !== undefined || (contentLength !== undefined && Number(contentLength) !== 0)
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path it cannot route (malformed percent-encoding, a parameter
+ * longer than the router accepts) gets the contract's error body. No hook runs for these answers,
+ * so the headers and the access-log line the hooks would give are added here.
+ */
+export function frameworkErrorHandler (publicUrl: string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    let status: ErrorStatus = 400
+    let message = 'The path cannot be routed'
+    if (error.code === 'FST_ERR_BAD_URL') {
+      message = 'The path has malformed percent-encoding'
+    } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      // Fastify's own message repeats the whole path, which may be kilobytes long.
+      status = 414
+      message = 'A path segment is too long'
+    }
+    reply.raw.once('finish', () => logRequest(request, reply))
+    sendError(reply.headers(UNHOOKED_ERROR_HEADERS), publicUrl, status, message)
+  }
+}
+
+/** The socket of a server-side connection, with the response Node is writing on it, if any. */
+interface ServerSocket extends Socket {
+  _httpMessage?: { headersSent: boolean } | null
+}
+
+/** How long a refused client gets to read the answer before its connection is dropped. */
+const LINGER_MS = 1_000
+
+/**
+ * Fastify's `clientErrorHandler`, for requests Node's HTTP parser refuses before Fastify sees
+ * them. Fastify's default answers with its own JSON shape; this one answers with the contract's
+ * error body (400 for an unparseable request, 431 for headers over MAX_HEADER_BYTES) and a bare
+ * 408 for a client too slow to send its headers (it is gone or hostile; nobody reads a body).
+ * The connection is closed after the answer: the parser cannot find the next request in it.
+ */
+export function clientErrorHandler (publicUrl: string) {
+  const answered = new WeakSet<Socket>()
+  return function (this: FastifyInstance, error: ConnectionError, socket: ServerSocket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    if (answered.has(socket)) {
+      socket.destroy()
+      return
+    }
+    answered.add(socket)
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : (error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400)
+    this.log.info({ statusCode: status, clientError: error.code, ip: socket.remoteAddress }, 'request refused by the HTTP parser')
+    // A response already under way (a request that timed out while its answer was being sent) cannot get a second one.
+    if (!socket.writable || socket._httpMessage?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    socket.end(rawErrorResponse(publicUrl, status))
+    // Give the client a moment to read the answer: closing at once, with its unread request bytes
+    // still queued, would reset the connection and could discard the answer on its side.
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+    linger.unref()
+    socket.once('close', () => clearTimeout(linger))
+    socket.resume()
+  }
+}
+
+function rawErrorResponse (publicUrl: string, status: 400 | 408 | 431): string {
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n`
+  if (status === 408) return `${head}Content-Length: 0\r\n\r\n`
+  const message = status === 431
+    ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`
+    : 'The request is not valid HTTP/1.1'
+  const body = JSON.stringify(errorBody(publicUrl, status, message))
+  const headers = Object.entries(UNHOOKED_ERROR_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  return `${head}${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}

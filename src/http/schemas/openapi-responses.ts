@@ -1,7 +1,11 @@
 import { ERROR_DESCRIPTIONS, ERROR_CODES, type ErrorStatus } from '../errors.ts'
 import { ErrorSchema } from './responses.ts'
 
-/** The error responses of an operation, for its route schema (and so for the OpenAPI document). */
-export function errorResponses (...statuses: ErrorStatus[]): Record<number, typeof ErrorSchema & { description: string }> {
-  return Object.fromEntries(statuses.map((status) => [status, { ...ErrorSchema, description: ERROR_DESCRIPTIONS[ERROR_CODES[status]] }]))
+/**
+ * The error responses of an operation, for its route schema (and so for the OpenAPI document).
+ * The response's description goes in `x-response-description`, which @fastify/swagger moves to
+ * the response object, so the body schema stays the one named `Error` schema.
+ */
+export function errorResponses (...statuses: ErrorStatus[]): Record<number, typeof ErrorSchema & { 'x-response-description': string }> {
+  return Object.fromEntries(statuses.map((status) => [status, { ...ErrorSchema, 'x-response-description': ERROR_DESCRIPTIONS[ERROR_CODES[status]] }]))
 }

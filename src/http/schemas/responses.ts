@@ -25,7 +25,7 @@ export const QuestionPageSchema = Type.Object({
 
 export const ErrorSchema = Type.Object({
   error: Type.Object({
-    code: Type.Union(Object.values(ERROR_CODES).map((code) => Type.Literal(code)), { description: 'Short machine code' }),
+    code: Type.Enum(Object.values(ERROR_CODES), { description: 'Short machine code; each has an entry in the reference page\'s Errors section' }),
     message: Type.String({ description: 'What was wrong, in English, naming the value', examples: ['limit must be between 1 and 50, got 0'] }),
     docUrl: Type.String({ description: 'Link to the description of the code in the API reference' })
   })

@@ -1,0 +1,259 @@
+import { isDeepStrictEqual } from 'node:util'
+import fastifySwagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransformObject } from '@fastify/swagger'
+import type { FastifyInstance } from 'fastify'
+import fastifyPlugin from 'fastify-plugin'
+import { ERROR_CODES, ERROR_DESCRIPTIONS, docPathFor, type ErrorStatus } from '../errors.ts'
+import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
+import { LIMIT_MAX } from '../schemas/parameters.ts'
+
+/** Every JSON endpoint lives under this path; the document's paths are relative to it. */
+export const API_BASE_PATH = '/v1'
+
+export interface OpenApiOptions {
+  /** Base of the server's public addresses; the document's server is `${publicUrl}/v1`. */
+  publicUrl: string
+  /** Cache-Control of successful JSON answers, as the routes send it. */
+  cacheControl: string
+  /** The configured rate limit, so the introduction states this server's real numbers. */
+  rateLimit: { max: number, windowMs: number }
+}
+
+/** A parsed JSON value's object form; the document is plain JSON built by @fastify/swagger. */
+type JsonObject = { [key: string]: unknown }
+
+interface ResponseObject extends JsonObject {
+  headers?: JsonObject
+  content?: { [mediaType: string]: JsonObject }
+}
+
+interface OperationObject extends JsonObject {
+  operationId?: string
+  parameters?: unknown[]
+  responses: { [status: string]: ResponseObject }
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Registers @fastify/swagger so that it sees every route registered after it (register this
+ * before the routes) and builds the OpenAPI 3.1 document from the routes' own TypeBox schemas,
+ * then finishes it: paths relative to the `/v1` server, named component schemas, the caching and
+ * rate-limit headers every operation has, the 304 answer, and examples from the real dataset.
+ * @see https://github.com/fastify/fastify-swagger
+ */
+export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenApiOptions) => {
+  const finish: SwaggerTransformObject = (documentObject) => {
+    if (!('openapiObject' in documentObject)) throw new Error('expected an OpenAPI document, got Swagger 2')
+    return finishDocument(documentObject.openapiObject, options)
+  }
+  const swaggerOptions: FastifyDynamicSwaggerOptions = {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'ENEM API',
+        version: '1.0.0',
+        summary: 'The questions of ENEM, Brazil\'s national high-school exam, as read-only JSON.',
+        description: introduction(options),
+        license: { name: 'MIT', identifier: 'MIT' }
+      },
+      servers: [{ url: `${options.publicUrl}${API_BASE_PATH}`, description: 'This server' }],
+      tags: [
+        { name: 'Exams', description: 'The exams: one per year of application, with their disciplines and foreign languages.' },
+        { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' }
+      ],
+      components: { headers: HEADERS, parameters: PARAMETERS, responses: { NotModified: NOT_MODIFIED } }
+    },
+    // The server URL carries a path (`/v1`, and maybe a proxy prefix in PUBLIC_URL): strip
+    // exactly the routes' own prefix rather than whatever @fastify/swagger guesses from it.
+    stripBasePath: false,
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith(`${API_BASE_PATH}/`) ? url.slice(API_BASE_PATH.length) : url
+    }),
+    transformObject: finish
+  }
+  await app.register(fastifySwagger, swaggerOptions)
+}, { name: 'openapi', fastify: '5.x' })
+
+const rateLimitHeader = (description: string, example: number) =>
+  ({ description, required: false, schema: { type: 'integer', minimum: 0 }, example }) as const
+
+/** Response headers, named once and referenced by every operation. */
+const HEADERS = {
+  'RateLimit-Limit': rateLimitHeader('Requests a client may make in the current window. Sent on every /v1 JSON answer while rate limiting is on.', 600),
+  'RateLimit-Remaining': rateLimitHeader('Requests left to this client in the current window.', 599),
+  'RateLimit-Reset': rateLimitHeader('Seconds until the current window ends and the quota is whole again.', 42),
+  'Retry-After': { description: 'Seconds to wait before trying again (an integer number of seconds, never milliseconds).', required: true, schema: { type: 'integer', minimum: 0 }, example: 42 },
+  ETag: { description: 'Strong entity tag of the body. Send it back in If-None-Match to get 304 while the data is unchanged.', required: true, schema: { type: 'string' }, example: '"lZ3d2oYd5vT0Z8yq1Qm4y3kq9sI"' },
+  'Cache-Control': { description: 'Successful answers may be cached by anyone; the data only changes when the server is redeployed.', required: true, schema: { type: 'string' } },
+  'Cache-Control-Error': { description: 'Errors are never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
+  Vary: { description: 'The body is compressed (br, gzip) by Accept-Encoding.', required: true, schema: { type: 'string', pattern: 'Accept-Encoding' } }
+} as const
+
+const PARAMETERS = {
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of a copy the client holds: when it is still current the answer is 304 with no body.',
+    schema: { type: 'string' }
+  }
+} as const
+
+const NOT_MODIFIED = {
+  description: 'Not Modified: the If-None-Match tag is the current one; no body. Keep using the copy you have.',
+  headers: {
+    ETag: { $ref: '#/components/headers/ETag' },
+    'Cache-Control': { $ref: '#/components/headers/Cache-Control' }
+  }
+} as const
+
+const RATE_LIMIT_HEADER_REFS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' }
+}
+
+/**
+ * The parts of the document that @fastify/swagger cannot derive from a route schema. Mutates and
+ * returns the document, which is built once per process.
+ */
+function finishDocument<T extends JsonObject> (document: T, options: OpenApiOptions): T {
+  const paths = document.paths
+  if (!isObject(paths)) throw new Error('the OpenAPI document has no paths')
+  const examples = successExamples(options.publicUrl)
+  for (const pathItem of Object.values(paths)) {
+    if (!isObject(pathItem)) continue
+    const operation = pathItem.get
+    if (!isOperation(operation)) continue
+    finishOperation(operation, examples, options)
+  }
+  const components = isObject(document.components) ? document.components : {}
+  const schemas = isObject(components.schemas) ? components.schemas : {}
+  Object.assign(schemas, hoistNamedSchemas(paths))
+  return Object.assign(document, { components: { ...components, schemas } })
+}
+
+function isOperation (value: unknown): value is OperationObject {
+  return isObject(value) && isObject(value.responses)
+}
+
+function finishOperation (operation: OperationObject, examples: Record<ExampleOperation, unknown>, { publicUrl, cacheControl }: OpenApiOptions): void {
+  operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IfNoneMatch' }]
+  const responses: OperationObject['responses'] = {}
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const code = Number(status)
+    const json = response.content?.['application/json']
+    if (code >= 200 && code < 300) {
+      response.headers = {
+        ...response.headers,
+        ETag: { $ref: '#/components/headers/ETag' },
+        'Cache-Control': { $ref: '#/components/headers/Cache-Control', example: cacheControl },
+        Vary: { $ref: '#/components/headers/Vary' },
+        ...RATE_LIMIT_HEADER_REFS
+      }
+      const operationId = operation.operationId
+      if (json !== undefined && operationId !== undefined && operationId in examples) {
+        json.example = examples[operationId as ExampleOperation]
+      }
+      responses[status] = response
+      // The conditional answer sits right after the success it stands for.
+      responses['304'] = { $ref: '#/components/responses/NotModified' }
+      continue
+    }
+    if (status in ERROR_CODES) {
+      const errorStatus = code as ErrorStatus
+      response.headers = {
+        ...response.headers,
+        ...(errorStatus === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        'Cache-Control': { $ref: '#/components/headers/Cache-Control-Error' },
+        ...RATE_LIMIT_HEADER_REFS
+      }
+      const example = errorExample(publicUrl, errorStatus)
+      if (json !== undefined && example !== undefined) json.examples = { [ERROR_CODES[errorStatus]]: example }
+    }
+    responses[status] = response
+  }
+  operation.responses = responses
+}
+
+/**
+ * Moves every titled schema of the operations (the TypeBox schemas carry `title`: Question,
+ * Alternative, ExamSummary, ...) into `components.schemas` under its title and leaves a `$ref`
+ * in its place, so clients and the reference page see named types. Two different schemas with
+ * the same title are a programming error and stop the start.
+ */
+function hoistNamedSchemas (paths: JsonObject): JsonObject {
+  const named: JsonObject = {}
+  const visit = (node: unknown, inSchema: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, inSchema))
+    if (!isObject(node)) return node
+    const copy: JsonObject = {}
+    for (const [key, value] of Object.entries(node)) {
+      // Only JSON Schemas are hoisted: what sits under a `schema` key and everything inside it.
+      copy[key] = visit(value, inSchema || key === 'schema')
+    }
+    const title = copy.title
+    if (!inSchema || typeof title !== 'string') return copy
+    const known = named[title]
+    if (known === undefined) named[title] = copy
+    else if (!isDeepStrictEqual(known, copy)) throw new Error(`two different schemas are titled ${title}; give one another title`)
+    return { $ref: `#/components/schemas/${encodeURIComponent(title)}` }
+  }
+  for (const [path, pathItem] of Object.entries(paths)) paths[path] = visit(pathItem, false)
+  return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)))
+}
+
+function introduction ({ publicUrl, cacheControl, rateLimit }: OpenApiOptions): string {
+  const base = `${publicUrl}${API_BASE_PATH}`
+  const windowSeconds = Math.round(rateLimit.windowMs / 1000)
+  const limitPt = rateLimit.max === 0
+    ? 'Este servidor não limita a taxa de requisições.'
+    : `Cada cliente pode fazer até ${rateLimit.max} requisições a cada ${windowSeconds} segundos; os cabeçalhos \`RateLimit-Limit\`, \`RateLimit-Remaining\` e \`RateLimit-Reset\` dizem quanto resta, e quem passa do limite recebe 429 com \`Retry-After\` (em segundos).`
+  const limitEn = rateLimit.max === 0
+    ? 'This server does not rate limit requests.'
+    : `Each client may make up to ${rateLimit.max} requests every ${windowSeconds} seconds; the \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` headers tell how many are left, and a client over the limit gets 429 with \`Retry-After\` (in seconds).`
+  return `A public, read-only JSON API of the questions of ENEM (Exame Nacional do Ensino Médio), Brazil's national high-school exam. / Uma API JSON pública, somente leitura, com as questões do ENEM.
+
+Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.json\`](${base}/openapi.json)
+
+## Português
+
+**Os dados.** Cada prova do ENEM (uma por ano de aplicação) com suas disciplinas e idiomas estrangeiros, e cada questão completa: texto de apoio (\`context\`, em Markdown), imagens, enunciado, alternativas e a alternativa correta. Os textos estão em português (e em inglês ou espanhol nas questões de língua estrangeira), exatamente como na prova. As imagens são servidas por este mesmo servidor, em \`${publicUrl}/files/...\`.
+
+**Como usar.** \`GET /exams\` lista as provas; \`GET /exams/{year}\` traz uma prova com a lista das suas questões; \`GET /exams/{year}/questions\` pagina as questões (\`limit\` de 1 a ${LIMIT_MAX}, \`offset\` a partir de 0, \`language\` e \`discipline\` opcionais); \`GET /exams/{year}/questions/{index}\` traz uma questão. Sem \`language\`, vale o primeiro idioma da prova.
+
+**Limites e cache.** ${limitPt} As respostas trazem \`ETag\` e \`Cache-Control: ${cacheControl}\`; envie o \`ETag\` em \`If-None-Match\` para receber 304 sem corpo. CORS liberado para qualquer origem.
+
+**Hospedagem própria.** O servidor é um processo Node.js (20 ou mais) sem banco de dados: \`npm ci\`, depois \`ENEM_DATA_DIR=/caminho/dos/dados PUBLIC_URL=https://seu.endereco npm start\`. Sem \`ENEM_DATA_DIR\` ele serve um pequeno conjunto de amostra. Outras variáveis: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. Esta página funciona sem internet.
+
+## English
+
+**The data.** Every ENEM exam (one per year of application) with its disciplines and foreign languages, and every question in full: supporting text (\`context\`, Markdown), images, statement, alternatives and the correct one. Texts are in Portuguese (English or Spanish for the foreign-language questions), exactly as printed in the exam. Images are served by this same server, under \`${publicUrl}/files/...\`.
+
+**How to use it.** \`GET /exams\` lists the exams; \`GET /exams/{year}\` gives one exam with the list of its questions; \`GET /exams/{year}/questions\` pages through the questions (\`limit\` 1 to ${LIMIT_MAX}, \`offset\` from 0, optional \`language\` and \`discipline\`); \`GET /exams/{year}/questions/{index}\` gives one question. Without \`language\`, the exam's first language applies.
+
+**Limits and caching.** ${limitEn} Answers carry \`ETag\` and \`Cache-Control: ${cacheControl}\`; send the \`ETag\` back in \`If-None-Match\` to get 304 with no body. CORS is open to any origin.
+
+**Self-hosting.** The server is one Node.js (20 or later) process with no database: \`npm ci\`, then \`ENEM_DATA_DIR=/path/to/data PUBLIC_URL=https://your.address npm start\`. Without \`ENEM_DATA_DIR\` it serves a small sample dataset. Other variables: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. This page works with no internet access.
+
+## Errors
+
+Every error answers \`{"error": {"code", "message", "docUrl"}}\`: \`code\` is one of those below, \`message\` says in English what was wrong and with which value, \`docUrl\` links to the code's entry here. Checks run in the order 400, 422, 404: a request with both a grammar error and an unknown year gets 400.
+
+${errorSection()}`
+}
+
+/** One heading per error code; the page turns each into the anchor `docPathFor(code)` points at. */
+function errorSection (): string {
+  return Object.entries(ERROR_CODES).map(([status, code]) =>
+    `### ${errorHeading(code)}\n\nHTTP ${status}. ${ERROR_DESCRIPTIONS[code]}`
+  ).join('\n\n')
+}
+
+/** The heading text of a code's entry; its slug is the fragment of `docPathFor(code)`. */
+export function errorHeading (code: string): string {
+  return `Errors: ${code}`
+}
+
+export { docPathFor }

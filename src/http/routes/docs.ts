@@ -1,0 +1,159 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import scalarApiReference from '@scalar/fastify-api-reference'
+import { PreparedBody, sendPrepared } from '../prepared-body.ts'
+import { API_BASE_PATH } from '../plugins/openapi.ts'
+
+export interface DocsRoutesOptions {
+  /** Cache-Control of the OpenAPI document, as for every JSON answer. */
+  cacheControl: string
+  /** Base of the public addresses: "try it" requests go there, so the page's CSP allows it. */
+  publicUrl: string
+}
+
+/** The document's addresses (the predecessor served it at /v1; /v1/openapi.json is the usual name). */
+export const OPENAPI_PATHS = [API_BASE_PATH, `${API_BASE_PATH}/openapi.json`] as const
+export const DOCS_PATH = '/docs'
+
+/** A year: asset names carry a hash of their bytes, so a cached copy can never be stale. */
+const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+/** The page itself is tiny and names the current assets: always revalidate it (cheap, by ETag). */
+const PAGE_CACHE_CONTROL = 'no-cache'
+
+/**
+ * The Scalar reference UI (https://github.com/scalar/scalar), configured for a page that works
+ * offline: no web fonts from fonts.scalar.com, no telemetry, no AI agent or MCP, no request proxy.
+ * `generateHeadingSlug` makes a Markdown heading's anchor its bare slug, so the heading
+ * "Errors: not_found" of the document's introduction is `#errors-not-found`, the fragment of
+ * `docPathFor('not_found')`.
+ */
+function scalarInitScript (): string {
+  const configuration = {
+    url: `${API_BASE_PATH.slice(1)}/openapi.json`,
+    withDefaultFonts: false,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: 'never',
+    // Its button opens client.scalar.com; "Test Request" on each operation stays, on this page.
+    hideClientButton: true,
+    defaultOpenAllTags: true,
+    documentDownloadType: 'json',
+    metaData: { title: 'ENEM API reference' }
+  }
+  return `'use strict'
+Scalar.createApiReference('#app', Object.assign(${JSON.stringify(configuration)}, {
+  generateHeadingSlug: function (heading) { return heading.slug },
+  // Scalar scrolls to its own navigation entries only; an error code's heading sits below one,
+  // so a docUrl opened from an error body needs this to land on its entry.
+  onLoaded: function () {
+    var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)))
+    if (target) target.scrollIntoView()
+  }
+}))
+`
+}
+
+/**
+ * The UMD bundle of the Scalar UI. @scalar/fastify-api-reference carries it inside its module
+ * and only hands it out over HTTP, at `<routePrefix>/js/scalar.js`; asking a throw-away instance
+ * for it once lets us serve it ourselves: compressed, with an ETag and an immutable, hashed name,
+ * and without the plugin's own copies of the document.
+ */
+async function loadScalarBundle (): Promise<Buffer> {
+  const scratch = Fastify({ logger: false })
+  try {
+    await scratch.register(scalarApiReference, { routePrefix: '/scalar', configuration: { content: {} } })
+    const response = await scratch.inject('/scalar/js/scalar.js')
+    if (response.statusCode !== 200 || !response.body.includes('createApiReference')) {
+      throw new Error(`@scalar/fastify-api-reference did not hand out its bundle (status ${response.statusCode})`)
+    }
+    return response.rawPayload
+  } finally {
+    await scratch.close()
+  }
+}
+
+/**
+ * Content-Security-Policy of the page: it may load and call nothing but this server (and the
+ * public address, where "try it" sends requests), so "works offline" is enforced by the browser.
+ * Scalar injects its styles at run time, hence 'unsafe-inline' for styles only.
+ */
+function pageSecurityPolicy (publicUrl: string): string {
+  const publicOrigin = new URL(publicUrl).origin
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${publicOrigin}`,
+    "font-src 'self' data:",
+    `connect-src 'self' ${publicOrigin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join('; ')
+}
+
+function pageHtml (bundlePath: string, initPath: string): string {
+  // Relative addresses: the page works behind a proxy that serves the API under a path prefix.
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>ENEM API reference</title>
+    <link rel="icon" href="data:,">
+  </head>
+  <body>
+    <noscript>This page needs JavaScript. The OpenAPI document is at <a href="${OPENAPI_PATHS[1].slice(1)}">${OPENAPI_PATHS[1]}</a>.</noscript>
+    <div id="app"></div>
+    <script src="${bundlePath.slice(1)}"></script>
+    <script src="${initPath.slice(1)}"></script>
+  </body>
+</html>
+`
+}
+
+/** A short content hash for asset names. */
+function fingerprint (body: PreparedBody): string {
+  return body.etag.slice(1, 13).replace(/[^A-Za-z0-9]/g, '0')
+}
+
+/**
+ * GET /v1 and /v1/openapi.json (the OpenAPI document, serialized once) and GET /docs (the
+ * interactive reference built from it, with its assets served from our own dependencies).
+ * All hidden from the document itself.
+ */
+export async function docsRoutes (app: FastifyInstance, { cacheControl, publicUrl }: DocsRoutesOptions): Promise<void> {
+  let documentBody: PreparedBody | undefined
+  // The document is complete once every route is registered; building it at start-up also means
+  // a broken document stops the start instead of failing a request.
+  app.addHook('onReady', async () => {
+    documentBody = PreparedBody.json(app.swagger())
+  })
+
+  const sendDocument = (request: FastifyRequest, reply: FastifyReply) => {
+    if (documentBody === undefined) throw new Error('the OpenAPI document is not built yet')
+    return sendPrepared(request, reply.header('cache-control', cacheControl), documentBody)
+  }
+  for (const url of OPENAPI_PATHS) app.get(url, { schema: { hide: true } }, sendDocument)
+
+  // Bundles served once per process: compressing 4 MB of JavaScript at the best ratio would
+  // cost seconds on the first visit, the fast level costs a fraction of that.
+  const bundle = new PreparedBody(await loadScalarBundle(), { contentType: 'application/javascript; charset=utf-8', effort: 'fast' })
+  const init = new PreparedBody(Buffer.from(scalarInitScript()), { contentType: 'application/javascript; charset=utf-8' })
+  const bundlePath = `${DOCS_PATH}/assets/scalar.${fingerprint(bundle)}.js`
+  const initPath = `${DOCS_PATH}/assets/init.${fingerprint(init)}.js`
+  for (const [url, body] of [[bundlePath, bundle], [initPath, init]] as const) {
+    app.get(url, { schema: { hide: true } }, (request, reply) =>
+      sendPrepared(request, reply.header('cache-control', IMMUTABLE_CACHE_CONTROL), body))
+  }
+
+  const page = new PreparedBody(Buffer.from(pageHtml(bundlePath, initPath)), { contentType: 'text/html; charset=utf-8' })
+  const securityPolicy = pageSecurityPolicy(publicUrl)
+  app.get(DOCS_PATH, { schema: { hide: true } }, (request, reply) => {
+    // `/docs/` is routed here too; its relative asset addresses would point one level too deep.
+    if (request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`../${DOCS_PATH.slice(1)}`, 301)
+    reply.header('content-security-policy', securityPolicy)
+    return sendPrepared(request, reply.header('cache-control', PAGE_CACHE_CONTROL), page)
+  })
+}

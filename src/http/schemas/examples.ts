@@ -1,0 +1,110 @@
+import type { ExamSummary, QuestionSummary } from '../../data/record-schemas.ts'
+import { SOURCE_FILE_PREFIX } from '../../data/load-dataset.ts'
+import { errorBody, type ErrorBody, type ErrorStatus } from '../errors.ts'
+
+/*
+ * Examples for the OpenAPI document, copied from the real dataset (ENEM 2020) so that the
+ * reference page shows what clients actually receive, Portuguese text and accents included.
+ * Lists are trimmed to their first entries; records are otherwise verbatim. The file addresses
+ * are kept as the dataset spells them (https://enem.dev/...) and rewritten to the server's
+ * PUBLIC_URL exactly as the loader does, so the examples never name another host.
+ * test/http/openapi.test.ts checks them against the schemas and, on the full dataset, against
+ * what the server answers.
+ */
+
+const DISCIPLINES = [
+  { label: 'Ciências Humanas e suas Tecnologias', value: 'ciencias-humanas' },
+  { label: 'Ciências da Natureza e suas Tecnologias', value: 'ciencias-natureza' },
+  { label: 'Linguagens, Códigos e suas Tecnologias', value: 'linguagens' },
+  { label: 'Matemática e suas Tecnologias', value: 'matematica' }
+]
+
+/** GET /v1/exams on the full dataset, trimmed to the two newest exams. */
+export const EXAM_LIST_EXAMPLE: ExamSummary[] = [
+  { title: 'ENEM 2023', year: 2023, disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] },
+  { title: 'ENEM 2022', year: 2022, disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] }
+]
+
+const EXAM_2020: ExamSummary = {
+  title: 'ENEM 2020',
+  year: 2020,
+  disciplines: DISCIPLINES,
+  languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }]
+}
+
+/** GET /v1/exams/2020, trimmed to the first question entries (one per language variant). */
+export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: QuestionSummary[] } = {
+  ...EXAM_2020,
+  questions: [
+    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'espanhol' },
+    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'ingles' },
+    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'espanhol' },
+    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'ingles' }
+  ]
+}
+
+/**
+ * 2020/questions/94/details.json as the dataset holds it: a short question with one image.
+ * (Not annotated as `Question`: that type's letter fields come out as `never` from the union of
+ * literals; the test validates this record against the schema instead.)
+ */
+export const QUESTION_RECORD_EXAMPLE = {
+  title: 'Questão 94 - ENEM 2020',
+  index: 94,
+  discipline: 'ciencias-natureza',
+  language: null,
+  year: 2020,
+  context: 'Um microempresário do ramo de cosméticos utiliza óleos essenciais e quer produzir um creme com fragrância de rosas. O principal componente do óleo de rosas tem cadeia poli-insaturada e hidroxila em carbono terminal. O catálogo dos óleos essenciais apresenta, para escolha da essência, estas estruturas químicas:\n\n![](https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png)',
+  files: ['https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png'],
+  correctAlternative: 'A',
+  alternativesIntroduction: 'Qual substância o empresário deverá utilizar?',
+  alternatives: [
+    { letter: 'A', text: '1', file: null, isCorrect: true },
+    { letter: 'B', text: '2', file: null, isCorrect: false },
+    { letter: 'C', text: '3', file: null, isCorrect: false },
+    { letter: 'D', text: '4', file: null, isCorrect: false },
+    { letter: 'E', text: '5', file: null, isCorrect: false }
+  ]
+}
+
+/** The request each success example answers, so a test can replay it on the full dataset. */
+export const EXAMPLE_REQUESTS = {
+  listExams: '/v1/exams',
+  getExam: '/v1/exams/2020',
+  listQuestions: '/v1/exams/2020/questions?limit=1&offset=93',
+  getQuestion: '/v1/exams/2020/questions/94'
+} as const
+
+export type ExampleOperation = keyof typeof EXAMPLE_REQUESTS
+
+/** An error example per status: real messages of the server, for a request the page names. */
+const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: string }>> = {
+  400: { summary: 'GET /v1/exams/2020/questions?limit=abc', message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
+  404: { summary: 'GET /v1/exams/1999', message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
+  422: { summary: 'GET /v1/exams/2020/questions?limit=0', message: 'limit must be between 1 and 50, got 0' },
+  429: { summary: 'Too many requests in the window', message: 'Rate limit exceeded, retry in 42 seconds' },
+  500: { summary: 'An unexpected failure', message: 'Internal server error' }
+}
+
+/** File addresses of the dataset as this server serves them (same rule as the loader). */
+function withPublicUrl<T> (value: T, publicUrl: string): T {
+  return JSON.parse(JSON.stringify(value).replaceAll(SOURCE_FILE_PREFIX, `${publicUrl}/files/`)) as T
+}
+
+/** The success example of each operation, with addresses under `publicUrl`. */
+export function successExamples (publicUrl: string): Record<ExampleOperation, unknown> {
+  const question = withPublicUrl(QUESTION_RECORD_EXAMPLE, publicUrl)
+  return {
+    listExams: EXAM_LIST_EXAMPLE,
+    getExam: EXAM_DETAIL_EXAMPLE,
+    listQuestions: { metadata: { limit: 1, offset: 93, total: 177, hasMore: true }, questions: [question] },
+    getQuestion: question
+  }
+}
+
+/** The error example for a status, or undefined when there is none worth showing. */
+export function errorExample (publicUrl: string, status: ErrorStatus): { summary: string, value: ErrorBody } | undefined {
+  const example = ERROR_EXAMPLES[status]
+  if (example === undefined) return undefined
+  return { summary: example.summary, value: errorBody(publicUrl, status, example.message) }
+}

@@ -1,0 +1,59 @@
+import autocannon from 'autocannon'
+
+/**
+ * The autocannon load generator, as its own process so that it never shares an event loop (or,
+ * under taskset, a core) with the servers it measures. bench/run.ts starts it once, sends one
+ * LoadJob per run over IPC and gets one LoadResult back; wrk, when installed, replaces it.
+ */
+
+export interface LoadJob {
+  url: string
+  connections: number
+  durationSeconds: number
+  headers: Record<string, string>
+}
+
+/** One run's figures, in the same shape whichever generator produced them. */
+export interface LoadResult {
+  requests: number
+  durationSeconds: number
+  requestsPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  maxMs: number
+  /** Socket errors and timeouts. */
+  errors: number
+  /** Responses whose status is not 2xx. */
+  non2xx: number
+}
+
+function isLoadJob (message: unknown): message is LoadJob {
+  return typeof message === 'object' && message !== null && 'url' in message && 'connections' in message
+}
+
+process.on('message', (message: unknown) => {
+  if (!isLoadJob(message)) throw new Error('load: expected a LoadJob')
+  autocannon({
+    url: message.url,
+    connections: message.connections,
+    duration: message.durationSeconds,
+    headers: message.headers
+  }).then((result) => {
+    const reply: LoadResult = {
+      requests: result.requests.total,
+      durationSeconds: result.duration,
+      requestsPerSecond: result.requests.total / result.duration,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      maxMs: result.latency.max,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx
+    }
+    process.send?.(reply)
+  }, (error: unknown) => {
+    process.stderr.write(`load: ${String(error)}\n`)
+    process.exit(1)
+  })
+})
+
+process.once('disconnect', () => process.exit(0))

@@ -1,0 +1,708 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import http, { type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CannedAnswer, CeilingReady } from './ceiling-server.ts'
+import type { LoadJob, LoadResult } from './load.ts'
+
+/*
+ * `npm run bench`: our production build against a bare node:http server answering the very same
+ * bytes from memory (the ceiling), with the same load generator, alternating between the two so
+ * that whatever else the machine is doing falls on both alike. Every figure is a median of runs.
+ * See the README's "Performance" section for how to read the table.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results')
+
+function envNumber (name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`)
+  return value
+}
+
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 32)
+const RUNS = envNumber('BENCH_RUNS', 3)
+const RUN_SECONDS = envNumber('BENCH_SECONDS', 5)
+const WARMUP_SECONDS = 1
+/** The 1-vs-2-worker comparison is a side question: shorter runs keep the whole bench near five minutes. */
+const WORKER_RUN_SECONDS = envNumber('BENCH_WORKER_SECONDS', 3)
+/** Rate limiting stays on (every counted request pays for it) with a limit no run can reach. */
+const RATE_LIMIT_MAX = '1000000000'
+/** Request logs are not part of the contract; BENCH_LOG_LEVEL=info measures what they cost. */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn'
+const STARTUP_SAMPLES = 3
+/** While working on one endpoint: BENCH_ONLY="single question,10-item page" and BENCH_WORKERS=0 make the bench quick. */
+const ONLY = process.env.BENCH_ONLY === undefined || process.env.BENCH_ONLY === '' ? undefined : process.env.BENCH_ONLY.split(',').map((name) => name.trim())
+const COMPARE_WORKERS = process.env.BENCH_WORKERS !== '0'
+
+// ---------------------------------------------------------------------------------------------
+// The machine
+
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0 && os.availableParallelism() >= 2
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+const loaderName = process.env.BENCH_LOADER ?? (hasWrk ? 'wrk' : 'autocannon')
+if (loaderName !== 'wrk' && loaderName !== 'autocannon') throw new Error(`BENCH_LOADER must be wrk or autocannon, got ${loaderName}`)
+
+/** Cores for the server and the load generator when pinning; empty prefixes when not. */
+const SERVER_CORE = hasTaskset ? ['taskset', '-c', '0'] : []
+const LOADER_CORE = hasTaskset ? ['taskset', '-c', '1'] : []
+
+function cpuModel (): string {
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((text) => text.startsWith('model name'))
+    return line?.split(':')[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown'
+  } catch {
+    return os.cpus()[0]?.model ?? 'unknown'
+  }
+}
+
+function resolveDataDir (): { dataDir: string | undefined, label: string } {
+  const fromEnv = process.env.ENEM_DATA_DIR
+  if (fromEnv !== undefined && fromEnv !== '') return { dataDir: path.resolve(fromEnv), label: path.resolve(fromEnv) }
+  // Where CI and the developers' machines keep the full dataset, beside the repository.
+  const sibling = path.resolve(ROOT, '..', 'shared', 'enem-data')
+  if (existsSync(path.join(sibling, 'exams.json'))) return { dataDir: sibling, label: sibling }
+  return { dataDir: undefined, label: 'the built-in SAMPLE dataset (set ENEM_DATA_DIR for the full one)' }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+const children = new Set<ChildProcess>()
+
+function track (child: ChildProcess): ChildProcess {
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  return child
+}
+
+function killAll (): void {
+  for (const child of children) child.kill('SIGKILL')
+}
+process.once('exit', killAll)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll()
+    process.exit(130)
+  })
+}
+
+function spawnPinned (prefix: string[], command: string, args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const [head, ...rest] = [...prefix, command, ...args]
+  return track(spawn(head!, rest, options))
+}
+
+function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+interface RawResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+/** A GET that hands back the bytes as sent (fetch would decompress them). */
+function getRaw (port: number, url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path: url, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+    request.setTimeout(5_000, () => request.destroy(new Error(`GET ${url} timed out`)))
+  })
+}
+
+async function getJson (port: number, url: string): Promise<unknown> {
+  const response = await getRaw(port, url)
+  if (response.status !== 200) throw new Error(`GET ${url}: expected 200, got ${response.status}`)
+  return JSON.parse(response.body.toString('utf8'))
+}
+
+function delay (ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+interface ServerProcess {
+  child: ChildProcess
+  pid: number
+  port: number
+  workers: number
+  /** From spawn to the first 200 on /readyz. */
+  startupMs: number
+}
+
+async function startServer ({ workers, pinned, dataDir }: { workers: number, pinned: boolean, dataDir: string | undefined }): Promise<ServerProcess> {
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_MAX,
+    LOG_LEVEL,
+    WEB_CONCURRENCY: String(workers),
+    NODE_ENV: 'production'
+  }
+  if (dataDir === undefined) delete env.ENEM_DATA_DIR
+  else env.ENEM_DATA_DIR = dataDir
+  let stderr = ''
+  const startedAt = performance.now()
+  const child = spawnPinned(pinned ? SERVER_CORE : [], process.execPath, [path.join(ROOT, 'dist', 'server.js')], {
+    cwd: ROOT,
+    env,
+    // Logs go nowhere: a pipe would make this process (on the load generator's core) drain them.
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  let exited = false
+  child.once('exit', () => { exited = true })
+  for (;;) {
+    if (exited) throw new Error(`server exited during start-up: ${stderr.trim()}`)
+    try {
+      const response = await getRaw(port, '/readyz')
+      if (response.status === 200) break
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() - startedAt > 30_000) throw new Error('server not ready after 30 s')
+    await delay(5)
+  }
+  return { child, pid: child.pid!, port, workers, startupMs: performance.now() - startedAt }
+}
+
+async function stopProcess (child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  const code = await exited
+  clearTimeout(timer)
+  return code
+}
+
+/** Resident memory in MB of a process and every process it started (cluster workers). */
+function rssMb (pid: number): { rssMb: number, processes: number } {
+  const pids = [pid, ...childPids(pid)]
+  let kb = 0
+  for (const one of pids) {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${one}/status`, 'utf8'))
+    kb += Number(match?.[1] ?? 0)
+  }
+  return { rssMb: kb / 1024, processes: pids.length }
+}
+
+function childPids (pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** Kernel clock ticks per second, the unit of utime/stime in /proc/<pid>/stat (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100
+
+/** CPU time (user + system) in microseconds used so far by a process and the processes it started. */
+function cpuUs (pid: number): number {
+  let ticks = 0
+  for (const one of [pid, ...childPids(pid)]) {
+    try {
+      // Fields after the command name (which may hold spaces), so utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${one}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // A process that just exited: its time is gone with it.
+    }
+  }
+  return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generators
+
+interface LoadGenerator {
+  run (job: LoadJob, pinned: boolean): Promise<LoadResult>
+  close (): Promise<void>
+}
+
+/** wrk reports through this script: one JSON line, latencies in microseconds. */
+const WRK_REPORT_SCRIPT = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"durationUs":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d}\\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.timeout, e.status,
+    latency:percentile(50), latency:percentile(99), latency.max))
+end
+`
+
+interface WrkReport {
+  requests: number
+  durationUs: number
+  connect: number
+  read: number
+  write: number
+  timeout: number
+  status: number
+  p50Us: number
+  p99Us: number
+  maxUs: number
+}
+
+function wrkGenerator (): LoadGenerator {
+  const scriptPath = path.join(os.tmpdir(), `enem-bench-report-${process.pid}.lua`)
+  writeFileSync(scriptPath, WRK_REPORT_SCRIPT)
+  return {
+    run (job, pinned) {
+      const headerArgs = Object.entries(job.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
+      const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', scriptPath, ...headerArgs, job.url]
+      const child = spawnPinned(pinned ? LOADER_CORE : [], 'wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      let output = ''
+      child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      return new Promise((resolve, reject) => {
+        child.once('exit', (code) => {
+          const line = output.split('\n').reverse().find((text) => text.startsWith('{'))
+          if (code !== 0 || line === undefined) {
+            reject(new Error(`wrk failed (${code}): ${output.trim()}`))
+            return
+          }
+          const report = JSON.parse(line) as WrkReport
+          const durationSeconds = report.durationUs / 1e6
+          resolve({
+            requests: report.requests,
+            durationSeconds,
+            requestsPerSecond: report.requests / durationSeconds,
+            p50Ms: report.p50Us / 1000,
+            p99Ms: report.p99Us / 1000,
+            maxMs: report.maxUs / 1000,
+            errors: report.connect + report.read + report.write + report.timeout,
+            // wrk counts a status of 400 or more; nothing here answers 1xx or 3xx.
+            non2xx: report.status
+          })
+        })
+      })
+    },
+    async close () {}
+  }
+}
+
+function autocannonGenerator (): LoadGenerator {
+  const workers = new Map<boolean, ChildProcess>()
+  const workerFor = (pinned: boolean): ChildProcess => {
+    let child = workers.get(pinned)
+    if (child === undefined) {
+      child = spawnPinned(pinned ? LOADER_CORE : [], process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'load.ts')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+      })
+      workers.set(pinned, child)
+    }
+    return child
+  }
+  return {
+    run (job, pinned) {
+      const child = workerFor(pinned)
+      return new Promise((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`autocannon child exited (${code})`))
+        child.once('exit', onExit)
+        child.once('message', (message: unknown) => {
+          child.off('exit', onExit)
+          resolve(message as LoadResult)
+        })
+        child.send(job)
+      })
+    },
+    async close () {
+      for (const child of workers.values()) await stopProcess(child)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is measured
+
+interface Scenario {
+  name: string
+  url: string
+  headers: Record<string, string>
+  expectStatus: number
+  /** The targets: JSON endpoints must keep p99 under 5 ms; some have a ratio to reach. */
+  json: boolean
+  ratioTarget?: number
+}
+
+interface QuestionRecord {
+  index: number
+  files: string[]
+  alternatives: Array<{ file: string | null }>
+}
+
+/** Picks real URLs from what the server holds, so the bench runs on any dataset. */
+async function discoverScenarios (port: number): Promise<Scenario[]> {
+  const exams = await getJson(port, '/v1/exams') as Array<{ year: number }>
+  // 2020 is the contract's example exam; any other dataset uses its newest exam.
+  const year = exams.find((exam) => exam.year === 2020)?.year ?? exams[0]!.year
+  const detail = await getJson(port, `/v1/exams/${year}`) as { questions: Array<{ index: number }> }
+  const firstIndex = detail.questions[0]!.index
+
+  let imagePath: string | undefined
+  for (let offset = 0; imagePath === undefined; offset += 50) {
+    const page = await getJson(port, `/v1/exams/${year}/questions?limit=50&offset=${offset}`) as { questions: QuestionRecord[], metadata: { hasMore: boolean } }
+    for (const question of page.questions) {
+      const address = question.files[0] ?? question.alternatives.find((alternative) => alternative.file !== null)?.file
+      if (address !== undefined && address !== null) {
+        imagePath = new URL(address).pathname
+        break
+      }
+    }
+    if (!page.metadata.hasMore) break
+  }
+
+  const scenarios: Scenario[] = [
+    { name: 'single question', url: `/v1/exams/${year}/questions/${firstIndex}`, headers: {}, expectStatus: 200, json: true, ratioTarget: 0.8 },
+    { name: 'exam detail', url: `/v1/exams/${year}`, headers: {}, expectStatus: 200, json: true, ratioTarget: 0.8 },
+    { name: '10-item page', url: `/v1/exams/${year}/questions?limit=10&offset=10`, headers: {}, expectStatus: 200, json: true, ratioTarget: 0.6 },
+    { name: '50-item page', url: `/v1/exams/${year}/questions?limit=50&offset=50`, headers: {}, expectStatus: 200, json: true },
+    { name: 'exam list', url: '/v1/exams', headers: {}, expectStatus: 200, json: true }
+  ]
+  if (imagePath !== undefined) scenarios.push({ name: 'image (/files)', url: imagePath, headers: {}, expectStatus: 200, json: false })
+  scenarios.push(
+    { name: '404 error', url: `/v1/exams/${year}/questions/999`, headers: {}, expectStatus: 404, json: true },
+    { name: 'single question, br', url: `/v1/exams/${year}/questions/${firstIndex}`, headers: { 'accept-encoding': 'br' }, expectStatus: 200, json: true }
+  )
+  return scenarios
+}
+
+/** Headers the ceiling does not copy: Node's http module writes its own. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+
+interface Capture {
+  answer: CannedAnswer
+  bodyBytes: number
+  headers: IncomingHttpHeaders
+}
+
+async function capture (port: number, scenario: Scenario): Promise<Capture> {
+  const response = await getRaw(port, scenario.url, scenario.headers)
+  if (response.status !== scenario.expectStatus) {
+    throw new Error(`${scenario.name}: GET ${scenario.url} answered ${response.status}, expected ${scenario.expectStatus}`)
+  }
+  if (scenario.headers['accept-encoding'] === 'br' && response.headers['content-encoding'] !== 'br') {
+    throw new Error(`${scenario.name}: expected a br-encoded answer, got ${response.headers['content-encoding'] ?? 'identity'}`)
+  }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || HOP_HEADERS.has(name)) continue
+    headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return {
+    answer: { url: scenario.url, encoded: scenario.headers['accept-encoding'] !== undefined, status: response.status, headers, bodyBase64: response.body.toString('base64') },
+    bodyBytes: response.body.length,
+    headers: response.headers
+  }
+}
+
+async function startCeiling (answers: CannedAnswer[], pinned: boolean): Promise<{ child: ChildProcess, port: number }> {
+  const child = spawnPinned(pinned ? SERVER_CORE : [], process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'ceiling-server.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+  })
+  const ready = new Promise<CeilingReady>((resolve, reject) => {
+    child.once('message', (message: unknown) => resolve(message as CeilingReady))
+    child.once('exit', (code) => reject(new Error(`ceiling server exited (${code})`)))
+  })
+  child.send(answers)
+  return { child, port: (await ready).port }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+interface Summary {
+  requestsPerSecond: number
+  cpuUsPerRequest: number
+  p50Ms: number
+  p99Ms: number
+  /** Summed over the runs, not a median: one error is one too many. */
+  errors: number
+  non2xx: number
+  requests: number
+}
+
+function summarise (runs: RunResult[]): Summary {
+  return {
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    requests: runs.reduce((sum, run) => sum + run.requests, 0)
+  }
+}
+
+interface Target {
+  name: string
+  /** The measured value, as printed. */
+  value: string
+  met: boolean
+}
+
+interface Contender {
+  label: string
+  port: number
+  /** The process whose CPU time is counted (with its children). */
+  pid: number
+  pinned: boolean
+}
+
+/**
+ * A run's figures plus the server's CPU time per answered request: on a shared machine other
+ * processes move requests/s a lot, CPU per request much less, so it is the steadier measure.
+ */
+interface RunResult extends LoadResult {
+  cpuUsPerRequest: number
+}
+
+/** Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all alike. */
+async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number): Promise<RunResult[][]> {
+  const job = (contender: Contender, durationSeconds: number): LoadJob => ({
+    url: `http://127.0.0.1:${contender.port}${scenario.url}`,
+    connections: CONNECTIONS,
+    durationSeconds,
+    headers: scenario.headers
+  })
+  for (const contender of contenders) await loader.run(job(contender, WARMUP_SECONDS), contender.pinned)
+  const runs: RunResult[][] = contenders.map(() => [])
+  for (let round = 0; round < RUNS; round++) {
+    const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i)
+    for (const i of order) {
+      const contender = contenders[i]!
+      const cpuBefore = cpuUs(contender.pid)
+      const result = await loader.run(job(contender, seconds), contender.pinned)
+      const cpuUsPerRequest = (cpuUs(contender.pid) - cpuBefore) / Math.max(1, result.requests)
+      runs[i]!.push({ ...result, cpuUsPerRequest })
+    }
+  }
+  return runs
+}
+
+const fmt = {
+  rps: (value: number) => Math.round(value).toLocaleString('en-US'),
+  ms: (value: number) => value.toFixed(2),
+  us: (value: number) => value.toFixed(1),
+  mb: (value: number) => value.toFixed(0)
+}
+
+function table (headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`
+  return [line(headers), `|${widths.map((width, i) => (i === 0 ? ':' : '-') + '-'.repeat(width) + (i === 0 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n')
+}
+
+/**
+ * 1 worker against 2 (WEB_CONCURRENCY), alternating, neither pinned: with two cores the load
+ * generator shares them with the workers, which the report says.
+ */
+async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dataDir: string | undefined) {
+  const compared = scenarios.filter((scenario) => scenario.name === 'single question' || scenario.name === '10-item page')
+  if (compared.length === 0) return undefined
+  const one = await startServer({ workers: 1, pinned: false, dataDir })
+  const two = await startServer({ workers: 2, pinned: false, dataDir })
+  const results = []
+  for (const scenario of compared) {
+    const [oneRuns, twoRuns] = await measure(loader, scenario, [
+      { label: '1 worker', port: one.port, pid: one.pid, pinned: false },
+      { label: '2 workers', port: two.port, pid: two.pid, pinned: false }
+    ], WORKER_RUN_SECONDS)
+    const oneWorker = summarise(oneRuns!)
+    const twoWorkers = summarise(twoRuns!)
+    results.push({ name: scenario.name, url: scenario.url, oneWorker, twoWorkers, speedup: twoWorkers.requestsPerSecond / oneWorker.requestsPerSecond })
+    process.stdout.write(`bench: ${scenario.name.padEnd(20)} 1 worker ${fmt.rps(oneWorker.requestsPerSecond)}/s | 2 workers ${fmt.rps(twoWorkers.requestsPerSecond)}/s (unpinned)\n`)
+  }
+  const memory = rssMb(two.pid)
+  await stopProcess(one.child)
+  await stopProcess(two.child)
+  return { startupMs: two.startupMs, rssMb: memory.rssMb, processes: memory.processes, scenarios: results }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main (): Promise<void> {
+  if (!existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('dist/server.js is missing: run `npm run build` (npm run bench does)')
+  const benchStartedAt = performance.now()
+  const { dataDir, label: dataLabel } = resolveDataDir()
+  const machine = {
+    cores: os.availableParallelism(),
+    cpu: cpuModel(),
+    node: process.version,
+    loader: loaderName,
+    pinning: hasTaskset ? 'server on core 0, load generator on core 1 (taskset)' : 'none (taskset unavailable or a single core)',
+    rateLimitStore: process.env.REDIS_URL === undefined || process.env.REDIS_URL === '' ? 'memory' : 'redis'
+  }
+  const log = (text: string) => process.stdout.write(`${text}\n`)
+  log(`bench: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; load generator ${machine.loader}; ${machine.pinning}`)
+  log(`bench: dataset ${dataLabel}; ${CONNECTIONS} connections, ${RUNS} runs x ${RUN_SECONDS} s after ${WARMUP_SECONDS} s warm-up, alternating ours/ceiling; LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_MAX=${RATE_LIMIT_MAX} (${machine.rateLimitStore} store)`)
+
+  const loader = loaderName === 'wrk' ? wrkGenerator() : autocannonGenerator()
+
+  // Start-up: the median of a few cold starts, the last of which is the server we load.
+  const startupRuns: number[] = []
+  for (let i = 1; i < STARTUP_SAMPLES; i++) {
+    const server = await startServer({ workers: 1, pinned: true, dataDir })
+    startupRuns.push(server.startupMs)
+    await stopProcess(server.child)
+  }
+  const ours = await startServer({ workers: 1, pinned: true, dataDir })
+  startupRuns.push(ours.startupMs)
+  log(`bench: start-up to first ready /readyz: ${startupRuns.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+
+  const scenarios = (await discoverScenarios(ours.port)).filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
+  const captures = await Promise.all(scenarios.map((scenario) => capture(ours.port, scenario)))
+  const sample = captures[0]!.headers
+  const contract = {
+    rateLimitHeaders: sample['ratelimit-limit'] !== undefined,
+    cors: sample['access-control-allow-origin'] !== undefined,
+    etag: sample.etag !== undefined
+  }
+  log(`bench: answers carry RateLimit-* ${contract.rateLimitHeaders ? 'yes' : 'NO (rate limiting not active in this build)'}, CORS ${contract.cors ? 'yes' : 'NO'}, ETag ${contract.etag ? 'yes' : 'NO'}`)
+  const ceiling = await startCeiling(captures.map((one) => one.answer), true)
+
+  const results = []
+  for (const [i, scenario] of scenarios.entries()) {
+    const [ourRuns, ceilingRuns] = await measure(loader, scenario, [
+      { label: 'ours', port: ours.port, pid: ours.pid, pinned: true },
+      { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true }
+    ], RUN_SECONDS)
+    const oursSummary = summarise(ourRuns!)
+    const ceilingSummary = summarise(ceilingRuns!)
+    const ratio = oursSummary.requestsPerSecond / ceilingSummary.requestsPerSecond
+    const cpuRatio = ceilingSummary.cpuUsPerRequest / oursSummary.cpuUsPerRequest
+    results.push({ ...scenario, bodyBytes: captures[i]!.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio })
+    log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})`)
+  }
+  const memory = rssMb(ours.pid)
+  await stopProcess(ours.child)
+  await stopProcess(ceiling.child)
+
+  const workers = COMPARE_WORKERS ? await compareWorkers(loader, scenarios, dataDir) : undefined
+  await loader.close()
+
+  // -------------------------------------------------------------------------------------------
+  const startupMs = median(startupRuns)
+  const targets: Target[] = []
+  for (const result of results) {
+    if (result.ratioTarget !== undefined) {
+      targets.push({ name: `${result.name}: ratio to the ceiling >= ${result.ratioTarget}`, value: result.ratio.toFixed(2), met: result.ratio >= result.ratioTarget })
+    }
+    if (result.json) targets.push({ name: `${result.name}: p99 < 5 ms`, value: `${fmt.ms(result.ours.summary.p99Ms)} ms`, met: result.ours.summary.p99Ms < 5 })
+    const bad = result.ours.summary.errors + (result.expectStatus === 200 ? result.ours.summary.non2xx : 0)
+    targets.push({ name: `${result.name}: no errors${result.expectStatus === 200 ? ', no non-2xx' : ''}`, value: String(bad), met: bad === 0 })
+  }
+  targets.push({ name: 'ready in under 1 s (full dataset)', value: `${startupMs.toFixed(0)} ms`, met: startupMs < 1000 })
+  targets.push({ name: 'RSS after load under 200 MB', value: `${fmt.mb(memory.rssMb)} MB`, met: memory.rssMb < 200 })
+
+  const mainTable = table(
+    ['endpoint', 'bytes', 'ours req/s', 'p50 ms', 'p99 ms', 'err/non-2xx', 'CPU us/req', 'ceiling req/s', 'p50 ms', 'p99 ms', 'err/non-2xx', 'CPU us/req', 'ratio', 'CPU ratio'],
+    results.map((result) => [
+      result.name,
+      String(result.bodyBytes),
+      fmt.rps(result.ours.summary.requestsPerSecond),
+      fmt.ms(result.ours.summary.p50Ms),
+      fmt.ms(result.ours.summary.p99Ms),
+      `${result.ours.summary.errors}/${result.ours.summary.non2xx}${result.expectStatus === 200 ? '' : ' (expected)'}`,
+      fmt.us(result.ours.summary.cpuUsPerRequest),
+      fmt.rps(result.ceiling.summary.requestsPerSecond),
+      fmt.ms(result.ceiling.summary.p50Ms),
+      fmt.ms(result.ceiling.summary.p99Ms),
+      `${result.ceiling.summary.errors}/${result.ceiling.summary.non2xx}`,
+      fmt.us(result.ceiling.summary.cpuUsPerRequest),
+      result.ratio.toFixed(2),
+      result.cpuRatio.toFixed(2)
+    ])
+  )
+  const workerTable = workers === undefined
+    ? ''
+    : table(
+      ['endpoint (unpinned)', '1 worker req/s', 'p99 ms', 'CPU us/req', '2 workers req/s', 'p99 ms', 'CPU us/req', 'err/non-2xx', 'speed-up'],
+      workers.scenarios.map((result) => [
+        result.name,
+        fmt.rps(result.oneWorker.requestsPerSecond),
+        fmt.ms(result.oneWorker.p99Ms),
+        fmt.us(result.oneWorker.cpuUsPerRequest),
+        fmt.rps(result.twoWorkers.requestsPerSecond),
+        fmt.ms(result.twoWorkers.p99Ms),
+        fmt.us(result.twoWorkers.cpuUsPerRequest),
+        `${result.oneWorker.errors + result.twoWorkers.errors}/${result.oneWorker.non2xx + result.twoWorkers.non2xx}`,
+        `${result.speedup.toFixed(2)}x`
+      ])
+    )
+  const date = new Date().toISOString()
+  const report = [
+    `Date: ${date}. Machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}. Load generator: ${machine.loader}, ${CONNECTIONS} connections, ` +
+      `median of ${RUNS} runs x ${RUN_SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ours and the ceiling alternating. Pinning: ${machine.pinning}.`,
+    `Ours: node dist/server.js, 1 worker, dataset ${dataLabel}, rate limiting on (RATE_LIMIT_MAX=${RATE_LIMIT_MAX}, ${machine.rateLimitStore} store), LOG_LEVEL=${LOG_LEVEL}. ` +
+      'Ceiling: a bare node:http server answering the same bytes and headers from memory. err = socket errors and timeouts; non-2xx summed over the runs. ' +
+      'CPU us/req: the server process\'s CPU time per answered request; CPU ratio = ceiling\'s / ours, the steadier estimate of the ratio on a busy machine.',
+    '',
+    mainTable,
+    '',
+    `Start-up on the dataset, spawn to first ready /readyz (median of ${startupRuns.length}): ${startupMs.toFixed(0)} ms. ` +
+      `RSS after the load: ${fmt.mb(memory.rssMb)} MB.`,
+    '',
+    ...(workers === undefined
+      ? []
+      : [
+          `WEB_CONCURRENCY: 1 worker vs 2 workers, both unpinned (the load generator shares the ${machine.cores} cores), median of ${RUNS} runs x ${WORKER_RUN_SECONDS} s:`,
+          '',
+          workerTable,
+          '',
+          `2 workers: ready in ${workers.startupMs.toFixed(0)} ms, RSS ${fmt.mb(workers.rssMb)} MB over ${workers.processes} processes (primary + workers; each worker holds its own copy of the dataset).`,
+          ''
+        ]),
+    'Targets:',
+    ...targets.map((target) => `- [${target.met ? 'x' : ' '}] ${target.name}: ${target.value}`),
+    '',
+    `Bench wall time: ${((performance.now() - benchStartedAt) / 1000).toFixed(0)} s.`
+  ].join('\n')
+  log(`\n${report}`)
+
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${report}\n`)
+  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({
+    date,
+    machine,
+    settings: { connections: CONNECTIONS, runs: RUNS, runSeconds: RUN_SECONDS, warmupSeconds: WARMUP_SECONDS, workerRunSeconds: WORKER_RUN_SECONDS, rateLimitMax: RATE_LIMIT_MAX, logLevel: LOG_LEVEL, dataset: dataLabel },
+    contract,
+    startup: { medianMs: startupMs, runsMs: startupRuns },
+    memory: { rssAfterLoadMb: memory.rssMb },
+    scenarios: results,
+    workers,
+    targets
+  }, null, 2)}\n`)
+  log(`bench: wrote ${path.relative(ROOT, path.join(RESULTS_DIR, 'latest.json'))} and latest.md`)
+}
+
+await main()

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import fastifySwagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransformObject } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
-import { ERROR_CODES, ERROR_DESCRIPTIONS, docPathFor, type ErrorStatus } from '../errors.ts'
+import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorStatus } from '../errors.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
 import { LIMIT_MAX } from '../schemas/parameters.ts'
 
@@ -255,5 +255,3 @@ function errorSection (): string {
 export function errorHeading (code: string): string {
   return `Errors: ${code}`
 }
-
-export { docPathFor }

@@ -12,11 +12,12 @@ import { errorBody, type ErrorBody, type ErrorStatus } from '../errors.ts'
  * what the server answers.
  */
 
+/** The disciplines of the 2022 and 2023 exams, labels verbatim (their no-break spaces included). */
 const DISCIPLINES = [
-  { label: 'Ciências Humanas e suas Tecnologias', value: 'ciencias-humanas' },
-  { label: 'Ciências da Natureza e suas Tecnologias', value: 'ciencias-natureza' },
-  { label: 'Linguagens, Códigos e suas Tecnologias', value: 'linguagens' },
-  { label: 'Matemática e suas Tecnologias', value: 'matematica' }
+  { label: 'Ciências Humanas\u00a0e suas Tecnologias', value: 'ciencias-humanas' },
+  { label: 'Ciências da Natureza\u00a0e suas Tecnologias', value: 'ciencias-natureza' },
+  { label: 'Linguagens, Códigos\u00a0e suas Tecnologias', value: 'linguagens' },
+  { label: 'Matemática e\u00a0suas Tecnologias', value: 'matematica' }
 ]
 
 /** GET /v1/exams on the full dataset, trimmed to the two newest exams. */
@@ -44,7 +45,8 @@ export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: QuestionSummary[] }
 }
 
 /**
- * 2020/questions/94/details.json as the dataset holds it: a short question with one image.
+ * 2020/questions/94/details.json as the dataset holds it: a short question with one image
+ * (the \u00a0 are the record's own no-break spaces).
  * (Not annotated as `Question`: that type's letter fields come out as `never` from the union of
  * literals; the test validates this record against the schema instead.)
  */
@@ -54,7 +56,7 @@ export const QUESTION_RECORD_EXAMPLE = {
   discipline: 'ciencias-natureza',
   language: null,
   year: 2020,
-  context: 'Um microempresário do ramo de cosméticos utiliza óleos essenciais e quer produzir um creme com fragrância de rosas. O principal componente do óleo de rosas tem cadeia poli-insaturada e hidroxila em carbono terminal. O catálogo dos óleos essenciais apresenta, para escolha da essência, estas estruturas químicas:\n\n![](https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png)',
+  context: 'Um microempresário do ramo de cosméticos utiliza óleos\u00a0essenciais e quer produzir um creme com fragrância de\u00a0rosas. O principal componente do óleo de rosas tem\u00a0cadeia poli-insaturada e hidroxila em carbono terminal.\u00a0O catálogo dos óleos essenciais apresenta, para escolha\u00a0da essência, estas estruturas químicas:\n\n![](https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png)',
   files: ['https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png'],
   correctAlternative: 'A',
   alternativesIntroduction: 'Qual substância o empresário deverá utilizar?',
@@ -82,7 +84,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: st
   400: { summary: 'GET /v1/exams/2020/questions?limit=abc', message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
   404: { summary: 'GET /v1/exams/1999', message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
   422: { summary: 'GET /v1/exams/2020/questions?limit=0', message: 'limit must be between 1 and 50, got 0' },
-  429: { summary: 'Too many requests in the window', message: 'Rate limit exceeded, retry in 42 seconds' },
+  429: { summary: 'The 601st request within a minute', message: 'Too many requests: at most 600 per 60 seconds from one client; retry in 42 s' },
   500: { summary: 'An unexpected failure', message: 'Internal server error' }
 }
 

@@ -1,0 +1,330 @@
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { brotliDecompressSync } from 'node:zlib'
+import { compileErrors, validate } from '@readme/openapi-parser'
+import type { FastifyInstance } from 'fastify'
+import { AlternativeSchema, ExamSummarySchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
+import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
+import { errorHeading } from '../../src/http/plugins/openapi.ts'
+import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/schemas/examples.ts'
+import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../src/http/schemas/parameters.ts'
+import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
+import { Contract, pointerToken } from '../contract.ts'
+import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
+
+type JsonObject = { [key: string]: unknown }
+interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, schema: { pattern?: string, maxLength?: number } }
+interface Operation {
+  operationId: string
+  summary: string
+  tags: string[]
+  parameters: Array<Parameter | { $ref: string }>
+  responses: Record<string, { $ref?: string, description?: string, headers?: Record<string, { $ref: string }>, content?: Record<string, { schema: { $ref?: string }, example?: unknown, examples?: Record<string, { value: unknown }> }> }>
+}
+interface Document {
+  openapi: string
+  info: { title: string, version: string, description: string }
+  servers: Array<{ url: string }>
+  paths: Record<string, { get: Operation }>
+  components: { schemas: Record<string, JsonObject>, headers: Record<string, JsonObject>, responses: Record<string, JsonObject> }
+}
+
+let app: FastifyInstance
+let document: Document
+before(async () => {
+  app = await buildTestApp()
+  document = (await app.inject('/v1/openapi.json')).json<Document>()
+})
+after(async () => { await app.close() })
+
+const OPERATIONS = {
+  listExams: '/exams',
+  getExam: '/exams/{year}',
+  listQuestions: '/exams/{year}/questions',
+  getQuestion: '/exams/{year}/questions/{index}'
+} as const
+
+const operation = (path: string): Operation => document.paths[path]!.get
+const responseSchemaPointer = (path: string, status: string) =>
+  `#/paths/${pointerToken(path)}/get/responses/${status}/content/application~1json/schema`
+
+describe('the document routes', () => {
+  test('GET /v1 and GET /v1/openapi.json serve the same document, byte for byte, as UTF-8 JSON with a strong ETag', async () => {
+    const root = await app.inject('/v1')
+    const named = await app.inject('/v1/openapi.json')
+    const slash = await app.inject('/v1/')
+    for (const response of [root, named, slash]) {
+      assert.equal(response.statusCode, 200)
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
+      assert.match(String(response.headers.etag), /^"[A-Za-z0-9_-]+"$/)
+      assert.equal(response.headers['cache-control'], 'public, max-age=3600')
+    }
+    assert.deepEqual(root.rawPayload, named.rawPayload)
+    assert.deepEqual(slash.rawPayload, named.rawPayload)
+    assert.equal(root.headers.etag, named.headers.etag)
+    // Accents travel as UTF-8, not escaped: the examples are Portuguese.
+    assert.ok(named.rawPayload.includes(Buffer.from('Questão 94 - ENEM 2020', 'utf8')))
+  })
+
+  test('the document is serialized once: answers 304 to its ETag and compresses with br', async () => {
+    const first = await app.inject('/v1/openapi.json')
+    const cached = await app.inject({ url: '/v1/openapi.json', headers: { 'if-none-match': String(first.headers.etag) } })
+    assert.equal(cached.statusCode, 304)
+    assert.equal(cached.body, '')
+    const br = await app.inject({ url: '/v1', headers: { 'accept-encoding': 'br' } })
+    assert.equal(br.headers['content-encoding'], 'br')
+    assert.equal(br.headers.vary, 'Accept-Encoding')
+    assert.deepEqual(brotliDecompressSync(br.rawPayload), first.rawPayload)
+    assert.ok(br.rawPayload.length < first.rawPayload.length / 4)
+  })
+})
+
+describe('the OpenAPI document', () => {
+  test('passes @readme/openapi-parser validation as OpenAPI 3.1, without warnings', async () => {
+    assert.equal(document.openapi, '3.1.0')
+    // validate() dereferences in place: give it a copy, parsed afresh from what the server sends.
+    const served: Parameters<typeof validate>[0] = JSON.parse((await app.inject('/v1/openapi.json')).body)
+    const result = await validate(served)
+    assert.ok(result.valid, compileErrors(result))
+    assert.deepEqual(result.warnings, [])
+    assert.equal(result.specification, 'OpenAPI')
+  })
+
+  test('info names the API at version 1.0.0; its server is PUBLIC_URL/v1', () => {
+    assert.equal(document.info.title, 'ENEM API')
+    assert.equal(document.info.version, '1.0.0')
+    assert.deepEqual(document.servers.map((server) => server.url), [`${TEST_PUBLIC_URL}/v1`])
+  })
+
+  test('describes exactly the four endpoints of API.md, with paths relative to the server', () => {
+    assert.deepEqual(Object.keys(document.paths).sort(), Object.values(OPERATIONS).sort())
+    for (const [operationId, path] of Object.entries(OPERATIONS)) {
+      assert.deepEqual(Object.keys(document.paths[path]!), ['get'], path)
+      const { summary, tags } = operation(path)
+      assert.equal(operation(path).operationId, operationId)
+      assert.ok(summary.length > 0)
+      assert.ok(tags.length > 0)
+    }
+    // So the document's own routes, /docs, the files, health checks, `/` and the 405 routes are hidden.
+  })
+
+  test('a PUBLIC_URL with a path prefix keeps the paths relative to the server', async () => {
+    const proxied = await buildTestApp({ PUBLIC_URL: 'https://example.org/enem' })
+    try {
+      const proxiedDocument = (await proxied.inject('/v1/openapi.json')).json<Document>()
+      assert.deepEqual(proxiedDocument.servers.map((server) => server.url), ['https://example.org/enem/v1'])
+      assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), Object.values(OPERATIONS).sort())
+    } finally {
+      await proxied.close()
+    }
+  })
+
+  test('path and query parameters carry their grammar, range and an example', () => {
+    const parameters = (path: string) => new Map(operation(path).parameters
+      .filter((parameter): parameter is Parameter => !('$ref' in parameter))
+      .map((parameter) => [`${parameter.in}:${parameter.name}`, parameter]))
+    const list = parameters(OPERATIONS.listQuestions)
+    assert.deepEqual([...list.keys()].sort(), ['path:year', 'query:discipline', 'query:language', 'query:limit', 'query:offset'])
+    for (const path of [OPERATIONS.getExam, OPERATIONS.listQuestions, OPERATIONS.getQuestion]) {
+      const year = parameters(path).get('path:year')!
+      assert.equal(year.required, true)
+      assert.equal(year.schema.pattern, INTEGER_PATTERN)
+      assert.match(year.description, /at least 1/)
+    }
+    const index = parameters(OPERATIONS.getQuestion).get('path:index')!
+    assert.equal(index.schema.pattern, INTEGER_PATTERN)
+    assert.match(index.description, /at least 1/)
+    const limit = list.get('query:limit')!
+    assert.equal(limit.required, false)
+    assert.equal(limit.schema.pattern, INTEGER_PATTERN)
+    assert.match(limit.description, new RegExp(`1 to ${LIMIT_MAX}; default 10`))
+    assert.match(list.get('query:offset')!.description, /at least 0; default 0/)
+    for (const name of ['query:language', 'query:discipline']) {
+      assert.equal(list.get(name)!.schema.pattern, SLUG_PATTERN)
+      assert.equal(list.get(name)!.schema.maxLength, SLUG_MAX_LENGTH)
+    }
+    for (const parameter of list.values()) {
+      assert.match(String(parameter.example), new RegExp(String(parameter.schema.pattern)), parameter.name)
+      assert.match(parameter.description, /Grammar: /, parameter.name)
+    }
+    // Conditional requests: every operation takes If-None-Match.
+    for (const path of Object.values(OPERATIONS)) {
+      assert.ok(operation(path).parameters.some((parameter) => '$ref' in parameter && parameter.$ref === '#/components/parameters/IfNoneMatch'), path)
+    }
+  })
+
+  test('every operation documents its success, the 304, and each error status it can answer', () => {
+    const errorStatuses: Record<string, ErrorStatus[]> = {
+      [OPERATIONS.listExams]: [400, 404, 429, 500],
+      [OPERATIONS.getExam]: [400, 404, 422, 429, 500],
+      [OPERATIONS.listQuestions]: [400, 404, 422, 429, 500],
+      [OPERATIONS.getQuestion]: [400, 404, 422, 429, 500]
+    }
+    for (const [path, statuses] of Object.entries(errorStatuses)) {
+      const { responses } = operation(path)
+      assert.deepEqual(Object.keys(responses), ['200', '304', ...statuses.map(String)], path)
+      assert.deepEqual(responses['304'], { $ref: '#/components/responses/NotModified' })
+      for (const status of statuses) {
+        const response = responses[status]!
+        const media = response.content!['application/json']!
+        assert.deepEqual(media.schema, { $ref: '#/components/schemas/Error' }, `${path} ${status}`)
+        assert.ok(response.description!.length > 20)
+        // The example of each error status carries that status's code and its documentation link.
+        const [example] = Object.values(media.examples ?? {})
+        const code = ERROR_CODES[status]
+        assert.deepEqual((example?.value as { error: { code: string, docUrl: string } }).error.code, code)
+        assert.equal((example?.value as { error: { docUrl: string } }).error.docUrl, `${TEST_PUBLIC_URL}${docPathFor(code)}`)
+      }
+    }
+    assert.equal(document.components.responses.NotModified!.content, undefined, '304 has no body')
+    assert.ok(!JSON.stringify(document).includes('x-response-description'))
+  })
+
+  test('successes carry ETag, Cache-Control, Vary and the RateLimit headers; 429 adds Retry-After; errors are no-store', () => {
+    for (const path of Object.values(OPERATIONS)) {
+      const { responses } = operation(path)
+      assert.deepEqual(Object.keys(responses['200']!.headers!).sort(), ['Cache-Control', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Vary'])
+      assert.deepEqual(Object.keys(responses['429']!.headers!).sort(), ['Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'])
+      assert.equal(responses['404']!.headers!['Cache-Control']!.$ref, '#/components/headers/Cache-Control-Error')
+    }
+    const { headers } = document.components
+    assert.match(String(headers['Retry-After']!.description), /seconds/)
+    assert.deepEqual(headers['Retry-After']!.schema, { type: 'integer', minimum: 0 })
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) assert.deepEqual(headers[name]!.schema, { type: 'integer', minimum: 0 })
+  })
+
+  test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
+    // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema }
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), Object.keys(named).sort())
+    for (const [name, source] of Object.entries(named)) {
+      const component = document.components.schemas[name]!
+      assert.equal(component.title, source.title)
+      assert.equal(component.description, source.description, name)
+      assert.deepEqual(component.required, source.required, name)
+      assert.deepEqual(Object.keys(component.properties as JsonObject), Object.keys(source.properties), name)
+    }
+    assert.deepEqual(operation(OPERATIONS.getQuestion).responses['200']!.content!['application/json']!.schema, { $ref: '#/components/schemas/Question' })
+    assert.deepEqual(operation(OPERATIONS.getExam).responses['200']!.content!['application/json']!.schema, { $ref: '#/components/schemas/ExamDetail' })
+    assert.deepEqual(operation(OPERATIONS.listQuestions).responses['200']!.content!['application/json']!.schema, { $ref: '#/components/schemas/QuestionPage' })
+    assert.deepEqual((document.components.schemas.QuestionPage!.properties as JsonObject).metadata, { $ref: '#/components/schemas/PaginationMetadata' })
+    assert.deepEqual(((document.components.schemas.Question!.properties as JsonObject).alternatives as JsonObject).items, { $ref: '#/components/schemas/Alternative' })
+  })
+
+  test('every example validates against the schema of the response it illustrates', () => {
+    const contract = new Contract(document as unknown as JsonObject)
+    let checked = 0
+    for (const path of Object.values(OPERATIONS)) {
+      for (const [status, response] of Object.entries(operation(path).responses)) {
+        const media = response.content?.['application/json']
+        if (media === undefined) continue
+        const values = [...(media.example === undefined ? [] : [media.example]), ...Object.values(media.examples ?? {}).map((example) => example.value)]
+        assert.ok(values.length > 0, `${path} ${status} has an example`)
+        const validate = contract.validatorAt(responseSchemaPointer(path, status))
+        for (const value of values) {
+          assert.ok(validate(value), `${path} ${status}: ${JSON.stringify(validate.errors)}`)
+          checked++
+        }
+      }
+    }
+    assert.ok(checked >= 4 + 19)
+  })
+
+  test('the examples are real records: Portuguese text, file addresses under PUBLIC_URL/files', () => {
+    const question = operation(OPERATIONS.getQuestion).responses['200']!.content!['application/json']!.example as { title: string, files: string[], context: string }
+    assert.equal(question.title, 'Questão 94 - ENEM 2020')
+    assert.deepEqual(question.files, [`${TEST_PUBLIC_URL}/files/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png`])
+    assert.ok(question.context.includes(`](${question.files[0]})`))
+    assert.ok(!JSON.stringify(document).includes('enem.dev'), 'no address of the predecessor')
+  })
+
+  test('the introduction is in Portuguese and English and has an Errors entry per code', () => {
+    const { description } = document.info
+    for (const heading of ['## Português', '## English', '## Errors']) assert.ok(description.includes(`\n${heading}\n`), heading)
+    for (const word of ['Hospedagem própria', 'Self-hosting', 'Limites', 'Limits']) assert.ok(description.includes(word), word)
+    for (const code of Object.values(ERROR_CODES)) {
+      assert.ok(description.includes(`\n### ${errorHeading(code)}\n`), code)
+      // The page's anchor for the heading is its slug, which must be docPathFor's fragment.
+      assert.equal(`/docs#${errorHeading(code).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/[\s_-]+/g, '-')}`, docPathFor(code))
+    }
+    assert.match(description, /This server does not rate limit requests\./)
+  })
+
+  test('the introduction states the configured rate limit', async () => {
+    const limited = await buildTestApp({ RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW: '30s' })
+    try {
+      const { info } = (await limited.inject('/v1/openapi.json')).json<Document>()
+      assert.ok(info.description.includes('up to 100 requests every 30 seconds'))
+      assert.ok(info.description.includes('até 100 requisições a cada 30 segundos'))
+    } finally {
+      await limited.close()
+    }
+  })
+
+  test('the examples are what the server answers on the full dataset', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async () => {
+    const full = await buildTestApp({ ENEM_DATA_DIR: FULL_DATA_DIR! })
+    try {
+      const examples = successExamples(TEST_PUBLIC_URL) as Record<keyof typeof EXAMPLE_REQUESTS, JsonObject & { questions?: unknown[] }>
+      const answer = async (operationId: keyof typeof EXAMPLE_REQUESTS) => {
+        const response = await full.inject(EXAMPLE_REQUESTS[operationId])
+        assert.equal(response.statusCode, 200, EXAMPLE_REQUESTS[operationId])
+        return response.json<JsonObject & { questions: unknown[] }>()
+      }
+      assert.deepEqual(await answer('getQuestion'), examples.getQuestion)
+      assert.deepEqual(await answer('listQuestions'), examples.listQuestions)
+      // Trimmed lists: the example holds the first entries of the real answer.
+      const exam = await answer('getExam')
+      assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)
+      const exams = (await full.inject(EXAMPLE_REQUESTS.listExams)).json<unknown[]>()
+      assert.deepEqual(exams.slice(0, (examples.listExams as unknown as unknown[]).length), examples.listExams)
+    } finally {
+      await full.close()
+    }
+  })
+})
+
+describe('GET /docs', () => {
+  test('serves the reference page, which loads nothing but this server\'s own assets', async () => {
+    const page = await app.inject('/docs')
+    assert.equal(page.statusCode, 200)
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8')
+    assert.equal(page.headers['cache-control'], 'no-cache')
+    assert.match(String(page.headers.etag), /^"/)
+    const csp = String(page.headers['content-security-policy'])
+    assert.match(csp, /default-src 'none'/)
+    assert.match(csp, /script-src 'self';/)
+    assert.match(csp, new RegExp(`connect-src 'self' ${TEST_PUBLIC_URL}`))
+    assert.doesNotMatch(page.body, /(src|href)="(https?:)?\/\//, 'no address on another host')
+    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!)
+    assert.equal(scripts.length, 2)
+    for (const script of scripts) {
+      assert.match(script, /^docs\/assets\/[a-z]+\.[A-Za-z0-9]{12}\.js$/, 'relative, fingerprinted')
+      const asset = await app.inject({ url: `/${script}`, headers: { 'accept-encoding': 'br, gzip' } })
+      assert.equal(asset.statusCode, 200, script)
+      assert.equal(asset.headers['content-type'], 'application/javascript; charset=utf-8')
+      assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable')
+      const again = await app.inject({ url: `/${script}`, headers: { 'if-none-match': String(asset.headers.etag) } })
+      assert.equal(again.statusCode, 304)
+    }
+    const bundle = await app.inject({ url: `/${scripts[0]}`, headers: { 'accept-encoding': 'br' } })
+    assert.equal(bundle.headers['content-encoding'], 'br')
+    assert.ok(brotliDecompressSync(bundle.rawPayload).includes('createApiReference'))
+    // The page asks for the document relative to itself, so it works behind a path prefix too.
+    const init = (await app.inject(`/${scripts[1]}`)).body
+    assert.ok(init.includes('"url":"v1/openapi.json"'))
+    assert.ok(init.includes('"withDefaultFonts":false'), 'no fonts from fonts.scalar.com')
+    assert.ok(init.includes('"telemetry":false'))
+  })
+
+  test('/docs/ redirects to /docs, whose relative asset addresses need the page at that level', async () => {
+    const response = await app.inject('/docs/')
+    assert.equal(response.statusCode, 301)
+    assert.equal(response.headers.location, '../docs')
+  })
+
+  test('an unknown asset is a contract 404', async () => {
+    const response = await app.inject('/docs/assets/scalar.000000000000.js')
+    assert.equal(response.statusCode, 404)
+    assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
+  })
+})

@@ -9,6 +9,7 @@ import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
 import { rateLimit } from './http/plugins/rate-limit.ts'
 import { requestLogging } from './http/plugins/request-logging.ts'
+import { installGracefulClose } from './http/graceful-close.ts'
 import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
 import { examRoutes } from './http/routes/exams.ts'
@@ -76,6 +77,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(cors, { methods: ALLOWED_METHODS })
   await fastify.register(requestLogging)
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS })
+  installGracefulClose(fastify)
   installRequestGuard(fastify)
   fastify.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff')

@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   windowMs: number
   /** With it, counters live in Redis and every replica on that Redis shares one limit per client. */
   redisUrl?: string | undefined
+  /** Bound of the in-memory store (without Redis); LOCAL_STORE_MAX_CLIENTS unless a test wants it small. */
+  localStoreMaxClients?: number
 }
 
 const INCREMENT_COMMAND = 'enemRateLimitIncrement'
@@ -96,7 +98,7 @@ function describeWindow (windowMs: number): string {
  * @see https://github.com/fastify/fastify-rate-limit
  * @example await scope.register(rateLimit, { max: 600, windowMs: 60_000 })
  */
-export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl }: RateLimitOptions) => {
+export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS }: RateLimitOptions) => {
   if (!Number.isInteger(max) || max < 1) throw new Error(`rate limit max must be an integer of at least 1, got ${max}`)
   if (!Number.isInteger(windowMs) || windowMs < 1) throw new Error(`rate limit window must be at least 1 ms, got ${windowMs}`)
 
@@ -120,7 +122,7 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     timeWindow: windowMs,
     // Before anything else of the route runs, so a refused request costs nothing more.
     hook: 'onRequest',
-    cache: LOCAL_STORE_MAX_CLIENTS,
+    cache: localStoreMaxClients,
     store,
     skipOnError: true,
     enableDraftSpec: true,

@@ -10,6 +10,11 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500
 const REDIS_CONNECT_TIMEOUT_MS = 2_000
 /** Reconnection back-off cap: limiting resumes at most this long after Redis is back. */
 const REDIS_RECONNECT_MAX_DELAY_MS = 1_000
+/**
+ * How long disconnecting waits for the socket to close. ioredis arms this timer even when the
+ * socket is already gone (Redis down), and it then holds the process up for its whole length.
+ */
+const REDIS_DISCONNECT_TIMEOUT_MS = 200
 
 /**
  * Tells the log once that Redis went away and once that it came back, however many requests or
@@ -69,6 +74,7 @@ export async function connectRedis (url: string, log: FastifyBaseLogger): Promis
     maxRetriesPerRequest: 0,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_RECONNECT_MAX_DELAY_MS)
   })
   // Without an 'error' listener ioredis prints every failed reconnection attempt to the console.

@@ -1,0 +1,200 @@
+import { test, type TestContext } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { NO_REDIS_MESSAGE, TEST_REDIS, deleteKeys, redisReachable, redisUrl, uniqueKeyPrefix } from './redis.ts'
+import { TcpProxy } from './tcp-proxy.ts'
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+interface LogLine { level: number, msg: string, [field: string]: unknown }
+
+interface ServerProcess {
+  child: ChildProcess
+  port: number
+  logs: LogLine[]
+  exit: Promise<{ code: number | null, signal: NodeJS.Signals | null }>
+  waitForLog: (msg: string) => Promise<LogLine>
+}
+
+/**
+ * Starts `node --import tsx src/server.ts` as production would, on a port the system picks (the
+ * server logs it with "ready"), with the built-in sample dataset. The process is killed when the
+ * test ends, whatever happened.
+ */
+async function startServer (t: TestContext, env: Record<string, string>): Promise<ServerProcess> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: 'http://api.test',
+    LOG_LEVEL: 'info',
+    ENEM_DATA_DIR: '',
+    WEB_CONCURRENCY: '1',
+    ...env
+  }
+  delete childEnv.NODE_TEST_CONTEXT
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const exit = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }))
+  t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+
+  const logs: LogLine[] = []
+  const waiters: Array<{ msg: string, resolve: (line: LogLine) => void }> = []
+  let stderr = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    let line: LogLine
+    try {
+      line = JSON.parse(text)
+    } catch {
+      return
+    }
+    logs.push(line)
+    for (const waiter of waiters.filter((w) => w.msg === line.msg)) {
+      waiters.splice(waiters.indexOf(waiter), 1)
+      waiter.resolve(line)
+    }
+  })
+  const waitForLog = (msg: string) => {
+    const seen = logs.find((line) => line.msg === msg)
+    if (seen !== undefined) return Promise.resolve(seen)
+    return new Promise<LogLine>((resolve, reject) => {
+      waiters.push({ msg, resolve })
+      // Settling a promise twice is harmless: once the line is seen, this rejection is ignored.
+      exit.then(({ code }) => reject(new Error(`server exited (${code}) before logging "${msg}": ${stderr}`)), reject)
+    })
+  }
+  const ready = await waitForLog('ready')
+  assert.equal(typeof ready.port, 'number')
+  return { child, port: Number(ready.port), logs, exit, waitForLog }
+}
+
+async function requireRedis (t: TestContext): Promise<boolean> {
+  if (await redisReachable()) return true
+  t.diagnostic(NO_REDIS_MESSAGE)
+  t.skip(NO_REDIS_MESSAGE)
+  return false
+}
+
+/** Resolves with the error code of a TCP connection attempt, or 'connected'. */
+function tryConnect (port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.destroy(); resolve('connected') })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+  })
+}
+
+test('two server processes on one Redis allow exactly RATE_LIMIT_MAX requests per window from one client, together', async (t) => {
+  if (!await requireRedis(t)) return
+  const keyPrefix = uniqueKeyPrefix()
+  t.after(() => deleteKeys(keyPrefix))
+  const env = { RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '1m', REDIS_URL: redisUrl(keyPrefix) }
+  const servers = await Promise.all([startServer(t, env), startServer(t, env)])
+  const get = (i: number) => fetch(`http://127.0.0.1:${servers[i % 2]!.port}/v1/exams`)
+
+  // In turn: each answer's remaining count continues where the other replica's left off.
+  const remaining = []
+  for (let i = 0; i < 4; i++) {
+    const response = await get(i)
+    await response.arrayBuffer()
+    assert.equal(response.status, 200)
+    remaining.push(response.headers.get('ratelimit-remaining'))
+  }
+  assert.deepEqual(remaining, ['9', '8', '7', '6'])
+
+  // At once, to both: exactly the 6 left are served, whichever replica gets them.
+  const burst = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+    const response = await get(i)
+    await response.arrayBuffer()
+    return response
+  }))
+  assert.equal(burst.filter((response) => response.status === 200).length, 6)
+  const refused = burst.filter((response) => response.status === 429)
+  assert.equal(refused.length, 14)
+  for (const response of refused) {
+    const retryAfter = Number(response.headers.get('retry-after'))
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter} is in seconds, within the window`)
+  }
+})
+
+test('SIGTERM: the in-flight request finishes, new connections are refused, Redis is closed, exit code 0', async (t) => {
+  if (!await requireRedis(t)) return
+  const keyPrefix = uniqueKeyPrefix()
+  t.after(() => deleteKeys(keyPrefix))
+  // Redis behind a proxy we can stall: a request waiting on its rate-limit count is in flight for as long as we like.
+  const proxy = await TcpProxy.start(TEST_REDIS)
+  t.after(() => proxy.close())
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100', REDIS_URL: redisUrl(keyPrefix, proxy.port) })
+  const warmUp = await fetch(`http://127.0.0.1:${server.port}/v1/exams`)
+  assert.equal(warmUp.headers.get('ratelimit-remaining'), '99')
+  await warmUp.arrayBuffer()
+
+  proxy.hold()
+  const inFlight = fetch(`http://127.0.0.1:${server.port}/v1/exams/2020`).then(async (response) => ({ status: response.status, body: await response.text() }))
+  await proxy.whenHeld()
+
+  const signalledAt = Date.now()
+  server.child.kill('SIGTERM')
+  await server.waitForLog('shutting down')
+  // The listener closes as soon as shutdown begins; the answer still in progress does not keep it open.
+  // (An attempt racing the close may be accepted and then reset; the next ones are refused.)
+  let attempt = await tryConnect(server.port)
+  while (attempt !== 'ECONNREFUSED' && Date.now() - signalledAt < 10_000) attempt = await tryConnect(server.port)
+  assert.equal(attempt, 'ECONNREFUSED')
+  assert.equal(server.child.exitCode, null, 'still running: it waits for the request in flight')
+
+  proxy.release()
+  const { status, body } = await inFlight
+  assert.equal(status, 200)
+  assert.equal(JSON.parse(body).year, 2020)
+
+  const { code } = await server.exit
+  assert.equal(code, 0)
+  assert.ok(Date.now() - signalledAt < 10_000, 'within the 10 s grace period')
+  const messages = server.logs.map((line) => line.msg)
+  assert.ok(messages.includes('Redis connection closed'))
+  assert.ok(messages.includes('stopped'))
+  assert.equal(proxy.openConnections, 0)
+})
+
+test('SIGTERM without Redis: idle and half-sent connections do not hold the exit up', async (t) => {
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100' })
+  // A keep-alive connection between requests, and one that has sent half its headers.
+  const idle = net.connect(server.port, '127.0.0.1')
+  await once(idle, 'connect')
+  idle.write('GET /healthz HTTP/1.1\r\nHost: api.test\r\n\r\n')
+  await once(idle, 'data')
+  const halfSent = net.connect(server.port, '127.0.0.1')
+  await once(halfSent, 'connect')
+  halfSent.write('GET /v1/exams HTTP/1.1\r\nHost: api')
+  for (const socket of [idle, halfSent]) socket.on('error', () => {})
+
+  const signalledAt = Date.now()
+  server.child.kill('SIGTERM')
+  const { code } = await server.exit
+  assert.equal(code, 0)
+  assert.ok(Date.now() - signalledAt < 10_000, 'well before the headers timeout or the grace period would end it')
+  idle.destroy()
+  halfSent.destroy()
+})
+
+test('the access log has one JSON line per request, with its id, method, URL, status and response time', async (t) => {
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100' })
+  for (const path of ['/v1/exams', '/v1/exams/1999', '/healthz']) await (await fetch(`http://127.0.0.1:${server.port}${path}`)).arrayBuffer()
+  server.child.kill('SIGTERM')
+  await server.exit
+  const requests = server.logs.filter((line) => line.msg === 'request')
+  assert.deepEqual(requests.map((line) => [line.method, line.url, line.statusCode]), [
+    ['GET', '/v1/exams', 200], ['GET', '/v1/exams/1999', 404], ['GET', '/healthz', 200]
+  ])
+  for (const line of requests) {
+    assert.equal(typeof line.reqId, 'string')
+    assert.equal(typeof line.responseTimeMs, 'number')
+  }
+  assert.equal(new Set(requests.map((line) => line.reqId)).size, 3)
+  assert.ok(!server.logs.some((line) => line.msg === 'incoming request' || line.msg === 'request completed'), 'Fastify\'s two lines per request are off')
+})

@@ -1,0 +1,96 @@
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { buildTestApp } from '../helper.ts'
+import { rawRequest } from '../raw-http.ts'
+
+const EXPOSED = 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset'
+
+let app: FastifyInstance
+let port: number
+let filePath: string
+
+before(async () => {
+  app = await buildTestApp({ RATE_LIMIT_MAX: '3' })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  port = (app.server.address() as AddressInfo).port
+  const page = (await app.inject({ url: '/v1/exams/2020/questions?limit=50', remoteAddress: '192.0.2.99' })).json<{ questions: Array<{ files: string[] }> }>()
+  const address = page.questions.flatMap((question) => question.files)[0]
+  assert.ok(address !== undefined, 'the sample dataset has question files')
+  filePath = new URL(address).pathname
+})
+after(() => app.close())
+
+function assertCors (headers: Record<string, unknown>, what: string): void {
+  assert.equal(headers['access-control-allow-origin'], '*', what)
+  assert.equal(headers['access-control-expose-headers'], EXPOSED, what)
+  assert.equal(headers.vary?.toString().toLowerCase().includes('origin') ?? false, false, `${what}: the answer does not depend on Origin`)
+}
+
+test('every answer allows any origin and exposes ETag, Retry-After and the RateLimit headers: successes, errors, files', async () => {
+  const cases: Array<[InjectOptions, number]> = [
+    [{ url: '/v1/exams', remoteAddress: '192.0.2.1' }, 200],
+    [{ url: '/v1/exams/1999', remoteAddress: '192.0.2.1' }, 404],
+    [{ url: '/v1/exams/2020/questions?limit=0', remoteAddress: '192.0.2.1' }, 422],
+    [{ url: '/v1/exams/2020', remoteAddress: '192.0.2.1' }, 429],
+    [{ url: '/v1/exams/abc', remoteAddress: '192.0.2.2' }, 400],
+    [{ url: '/v1/exams/%zz' }, 400],
+    [{ url: '/v1/exams/20%0020' }, 400],
+    [{ url: `/v1/exams/${'9'.repeat(200)}` }, 414],
+    [{ url: `/v1/exams?q=${'a'.repeat(9000)}` }, 414],
+    [{ url: '/nope' }, 404],
+    [{ url: '/v1/exams', method: 'DELETE' }, 405],
+    [{ url: '/v1/exams', headers: { 'content-length': '3' }, payload: 'abc', remoteAddress: '192.0.2.3' }, 413],
+    [{ url: filePath }, 200],
+    [{ url: '/files/2020/none.png' }, 404],
+    [{ url: '/healthz' }, 200],
+    [{ url: '/', headers: { origin: 'https://example.org' } }, 302]
+  ]
+  for (const [options, status] of cases) {
+    const response = await app.inject({ ...options, headers: { origin: 'https://example.org', ...options.headers } })
+    const what = `${options.method ?? 'GET'} ${options.url?.toString().slice(0, 50)}`
+    assert.equal(response.statusCode, status, what)
+    assertCors(response.headers, what)
+  }
+})
+
+test('a 304 keeps the CORS headers, so a browser revalidating from script can use its cached copy', async () => {
+  const { headers } = await app.inject({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4' })
+  const cached = await app.inject({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4', headers: { 'if-none-match': String(headers.etag) } })
+  assert.equal(cached.statusCode, 304)
+  assertCors(cached.headers, '304')
+})
+
+test('preflight: 204 with GET, HEAD, OPTIONS, with or without Origin, on any path, not rate limited', async () => {
+  const variants: Array<Record<string, string>> = [
+    { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    { origin: 'https://example.org' },
+    {}
+  ]
+  for (const url of ['/v1/exams', '/v1/exams/2020/questions?limit=5', '/files/2020/x.png', '/healthz']) {
+    for (const headers of variants) {
+      const response = await app.inject({ method: 'OPTIONS', url, headers, remoteAddress: '192.0.2.5' })
+      const what = `OPTIONS ${url} ${JSON.stringify(headers)}`
+      assert.equal(response.statusCode, 204, what)
+      assert.equal(response.body, '', what)
+      assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS', what)
+      assert.equal(response.headers['access-control-allow-origin'], '*', what)
+      assert.equal(response.headers['access-control-max-age'], '86400', what)
+      assert.equal(response.headers['ratelimit-limit'], undefined, what)
+      assert.equal(response.headers['x-content-type-options'], 'nosniff', what)
+      if (headers['access-control-request-headers'] !== undefined) {
+        assert.equal(response.headers['access-control-allow-headers'], 'if-none-match', what)
+      }
+    }
+  }
+})
+
+test('over real HTTP: preflight without Origin, and the parser\'s own 431, carry the CORS headers', async () => {
+  const preflight = await rawRequest(port, 'OPTIONS /v1/exams HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')
+  assert.equal(preflight.status, 204)
+  assertCors(preflight.headers, 'preflight')
+  const tooLarge = await rawRequest(port, `GET /v1/exams HTTP/1.1\r\nHost: api.test\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`)
+  assert.equal(tooLarge.status, 431)
+  assertCors(tooLarge.headers, '431')
+})

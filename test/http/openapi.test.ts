@@ -243,7 +243,7 @@ describe('the OpenAPI document', () => {
     for (const heading of ['## Português', '## English', '## Errors']) assert.ok(description.includes(`\n${heading}\n`), heading)
     for (const word of ['Hospedagem própria', 'Self-hosting', 'Limites', 'Limits']) assert.ok(description.includes(word), word)
     for (const code of Object.values(ERROR_CODES)) {
-      assert.ok(description.includes(`\n### ${errorHeading(code)}\n`), code)
+      assert.ok(description.includes(`\n## ${errorHeading(code)}\n`), code)
       // The page's anchor for the heading is its slug, which must be docPathFor's fragment.
       assert.equal(`/docs#${errorHeading(code).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/[\s_-]+/g, '-')}`, docPathFor(code))
     }

@@ -247,11 +247,14 @@ ${errorSection()}`
 /** One heading per error code; the page turns each into the anchor `docPathFor(code)` points at. */
 function errorSection (): string {
   return Object.entries(ERROR_CODES).map(([status, code]) =>
-    `### ${errorHeading(code)}\n\nHTTP ${status}. ${ERROR_DESCRIPTIONS[code]}`
+    `## ${errorHeading(code)}\n\n\`${code}\` · HTTP ${status}. ${ERROR_DESCRIPTIONS[code]}`
   ).join('\n\n')
 }
 
 /** The heading text of a code's entry; its slug is the fragment of `docPathFor(code)`. */
 export function errorHeading (code: string): string {
-  return `Errors: ${code}`
+  // Words rather than the code itself: Scalar derives slugs and sidebar labels from heading text
+  // with a naive Markdown reading, where the underscores of method_not_allowed read as emphasis
+  // (and a code span would drop out of the slug). The entry's first line shows the code.
+  return `Errors: ${code.replaceAll('_', ' ')}`
 }

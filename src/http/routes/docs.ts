@@ -19,16 +19,23 @@ const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** The page itself is tiny and names the current assets: always revalidate it (cheap, by ETag). */
 const PAGE_CACHE_CONTROL = 'no-cache'
 
+/** Scalar's name for our document; it heads the id of every entry of the page (not the URL). */
+const SCALAR_DOCUMENT_SLUG = 'enem-api'
+
 /**
  * The Scalar reference UI (https://github.com/scalar/scalar), configured for a page that works
  * offline: no web fonts from fonts.scalar.com, no telemetry, no AI agent or MCP, no request proxy.
- * `generateHeadingSlug` makes a Markdown heading's anchor its bare slug, so the heading
- * "Errors: not_found" of the document's introduction is `#errors-not-found`, the fragment of
- * `docPathFor('not_found')`.
+ *
+ * Anchors: Scalar routes by the URL fragment, which names an entry of its navigation by its id
+ * without the document slug. `generateHeadingSlug` makes a Markdown heading's id
+ * `<document slug>/<heading slug>`, so the introduction's heading "Errors: not_found" is reached
+ * at `#errors-not-found`, the fragment of `docPathFor('not_found')`. (Its default,
+ * `#description/<slug>`, would tie error links to the page's layout.)
  */
 function scalarInitScript (): string {
   const configuration = {
     url: `${API_BASE_PATH.slice(1)}/openapi.json`,
+    slug: SCALAR_DOCUMENT_SLUG,
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },
@@ -42,13 +49,7 @@ function scalarInitScript (): string {
   }
   return `'use strict'
 Scalar.createApiReference('#app', Object.assign(${JSON.stringify(configuration)}, {
-  generateHeadingSlug: function (heading) { return heading.slug },
-  // Scalar scrolls to its own navigation entries only; an error code's heading sits below one,
-  // so a docUrl opened from an error body needs this to land on its entry.
-  onLoaded: function () {
-    var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)))
-    if (target) target.scrollIntoView()
-  }
+  generateHeadingSlug: function (heading) { return ${JSON.stringify(`${SCALAR_DOCUMENT_SLUG}/`)} + heading.slug }
 }))
 `
 }

@@ -28,9 +28,10 @@ const SCALAR_DOCUMENT_SLUG = 'enem-api'
  *
  * Anchors: Scalar routes by the URL fragment, which names an entry of its navigation by its id
  * without the document slug. `generateHeadingSlug` makes a Markdown heading's id
- * `<document slug>/<heading slug>`, so the introduction's heading "Errors: not_found" is reached
- * at `#errors-not-found`, the fragment of `docPathFor('not_found')`. (Its default,
- * `#description/<slug>`, would tie error links to the page's layout.)
+ * `<document slug>/<heading slug>`, so the introduction's heading "Errors: not found" (see
+ * errorHeading) is reached at `#errors-not-found`, the fragment of `docPathFor('not_found')`, and
+ * is listed in the sidebar. (Scalar's default, `#description/<slug>`, would tie error links to
+ * the page's layout; a bare slug as id makes Scalar take the fragment for a route prefix.)
  */
 function scalarInitScript (): string {
   const configuration = {

@@ -379,7 +379,11 @@ function reportSchemaErrors (report: DatasetReport, file: string, value: unknown
     byField.set(error.instancePath, group)
   }
   for (const [field, group] of byField) {
-    const allowed = group.filter((error) => error.keyword === 'const').map((error) => JSON.stringify(error.params.allowedValue))
+    const allowed = group.flatMap((error) => {
+      if (error.keyword === 'const') return [error.params.allowedValue]
+      if (error.keyword === 'enum') return (error.params.allowedValues as unknown[] | undefined) ?? []
+      return []
+    }).map((value) => JSON.stringify(value))
     const messages = allowed.length > 0
       ? [`must be one of ${allowed.join(', ')}`]
       : [...new Set(group.filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'boolean').map((error) => error.message))]

@@ -7,7 +7,7 @@ import Type from 'typebox'
  */
 
 export const LETTERS = ['A', 'B', 'C', 'D', 'E'] as const
-export const LetterSchema = Type.Union(LETTERS.map((letter) => Type.Literal(letter)), {
+export const LetterSchema = Type.Enum(LETTERS, {
   description: 'One of A, B, C, D, E'
 })
 

@@ -76,7 +76,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: ALLOWED_METHODS })
   await fastify.register(requestLogging)
-  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS })
+  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
   installGracefulClose(fastify)
   installRequestGuard(fastify)
   fastify.addHook('onSend', async (_request, reply) => {

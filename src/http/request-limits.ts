@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerOptions } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, errorBody, sendError, type ErrorStatus } from './errors.ts'
@@ -48,7 +48,9 @@ export function httpServerOptions (timeouts: ServerTimeouts): ServerOptions {
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
-    maxHeaderSize: MAX_HEADER_BYTES
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Node would answer a missing Host with a bare 400 of its own; the app answers it with the contract's body.
+    requireHostHeader: false
   }
 }
 
@@ -65,23 +67,37 @@ const UNHOOKED_ERROR_HEADERS = {
 export interface RequestLimitsOptions {
   /** The methods the API answers; a request with a body and another method on a known path is 405. */
   allowedMethods: readonly string[]
+  publicUrl: string
 }
 
 /**
- * Refuses, before routing matters: an overlong request target (414), and any request that carries
- * a body (413; 405 for a refused method on a known path, as without a body). Fastify would ignore
- * a GET's body and Node would then read and discard all of it, however large; answering with
- * `Connection: close` drops the connection instead of draining it.
+ * Refuses, before routing matters: an HTTP/1.1 request without Host (400), an overlong request
+ * target (414), and any request that carries a body (413; 405 for a refused method on a known
+ * path, as without a body). Fastify would ignore a GET's body and Node would then read and discard
+ * all of it, however large; answering with `Connection: close` drops the connection instead of
+ * draining it. Also answers what Node would otherwise answer (or not) by itself: CONNECT, which
+ * it would drop without a word, and an `Expect` other than 100-continue, which it would refuse
+ * with a bare 417.
  */
-export function installRequestLimits (app: FastifyInstance, { allowedMethods }: RequestLimitsOptions): void {
+export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl }: RequestLimitsOptions): void {
+  const allow = allowedMethods.join(', ')
+  // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    app.log.info({ method: request.method, url: request.url?.slice(0, 1024), statusCode: 405, ip: socket.remoteAddress }, 'request')
+    answerAndClose(socket, rawErrorResponse(publicUrl, 405, `Method CONNECT is not allowed; use ${allow}`, { allow }))
+  })
+
   app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError(400, 'An HTTP/1.1 request needs a Host header')
+    }
     if (request.url.length > MAX_URL_LENGTH) {
       throw new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
     }
     if (!declaresBody(request)) return
     reply.header('connection', 'close')
     if (!request.is404 && !allowedMethods.includes(request.method)) {
-      const allow = allowedMethods.join(', ')
       throw new ApiError(405, `Method ${request.method} is not allowed; use ${allow}`, { allow })
     }
     throw new ApiError(413, 'Request bodies are not accepted')
@@ -145,23 +161,33 @@ export function clientErrorHandler (publicUrl: string) {
       socket.destroy()
       return
     }
-    socket.end(rawErrorResponse(publicUrl, status))
-    // Give the client a moment to read the answer: closing at once, with its unread request bytes
-    // still queued, would reset the connection and could discard the answer on its side.
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
-    linger.unref()
-    socket.once('close', () => clearTimeout(linger))
-    socket.resume()
+    if (status === 408) {
+      answerAndClose(socket, `HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      return
+    }
+    const message = status === 431
+      ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`
+      : 'The request is not valid HTTP/1.1'
+    answerAndClose(socket, rawErrorResponse(publicUrl, status, message))
   }
 }
 
-function rawErrorResponse (publicUrl: string, status: 400 | 408 | 431): string {
-  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n`
-  if (status === 408) return `${head}Content-Length: 0\r\n\r\n`
-  const message = status === 431
-    ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`
-    : 'The request is not valid HTTP/1.1'
+/**
+ * Writes a last answer and closes. Closing at once, with the client's unread request bytes still
+ * queued, would reset the connection and could discard the answer on its side: it gets a moment.
+ */
+function answerAndClose (socket: Socket, response: string): void {
+  socket.end(response)
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+  linger.unref()
+  socket.once('close', () => clearTimeout(linger))
+  socket.resume()
+}
+
+/** A whole HTTP response carrying the contract's error body, for a socket no Fastify reply owns. */
+function rawErrorResponse (publicUrl: string, status: ErrorStatus, message: string, extraHeaders: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(publicUrl, status, message))
-  const headers = Object.entries(UNHOOKED_ERROR_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('')
-  return `${head}${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  const headers = Object.entries({ ...UNHOOKED_ERROR_HEADERS, ...extraHeaders }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${headers}` +
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 }

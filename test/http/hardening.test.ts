@@ -181,3 +181,32 @@ test('HEAD and GET refused alike: an overlong HEAD is 414 with no body', async (
     await app.close()
   }
 })
+
+// Regressions found by the hostile-input test: answers Node used to give by itself, bare.
+
+test('an Expect other than 100-continue is ignored rather than answered with a bare 417', async (t) => {
+  const { port } = await listen(t)
+  const response = await rawRequest(port, 'GET /v1/exams HTTP/1.1\r\nHost: api.test\r\nExpect: nothing\r\nConnection: close\r\n\r\n')
+  assert.equal(response.status, 200)
+  const continued = await rawRequest(port, 'GET /v1/exams/2020 HTTP/1.1\r\nHost: api.test\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n')
+  assert.equal(continued.status, 200)
+})
+
+test('CONNECT gets the contract 405 instead of a dropped connection', async (t) => {
+  const { port } = await listen(t)
+  const response = await rawRequest(port, 'CONNECT api.test:443 HTTP/1.1\r\nHost: api.test\r\n\r\n', { untilClosed: true })
+  assert.equal(response.status, 405)
+  assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS')
+  assert.equal(response.headers['access-control-allow-origin'], '*')
+  assert.equal(errorCode(response.body), 'method_not_allowed')
+  assert.equal(response.closed, true)
+})
+
+test('an HTTP/1.1 request without Host gets the contract 400 instead of Node\'s bare one; HTTP/1.0 needs none', async (t) => {
+  const { port } = await listen(t)
+  const response = await rawRequest(port, 'GET /v1/exams HTTP/1.1\r\n\r\n')
+  assert.equal(response.status, 400)
+  assert.equal(response.headers['x-content-type-options'], 'nosniff')
+  assert.equal(JSON.parse(response.body.toString('utf8')).error.message, 'An HTTP/1.1 request needs a Host header')
+  assert.equal((await rawRequest(port, 'GET /v1/exams HTTP/1.0\r\n\r\n')).status, 200)
+})

@@ -1,5 +1,6 @@
 import Fastify from 'fastify'
 import { app, serverOptions } from './app.ts'
+import { startClusterPrimary } from './cluster.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { loadDataset } from './data/load-dataset.ts'
 
@@ -17,6 +18,8 @@ async function main (): Promise<void> {
     }
     throw error
   }
+  // WEB_CONCURRENCY > 1: this process only supervises the workers (src/cluster.ts); each worker runs the rest.
+  if (startClusterPrimary(config)) return
 
   const startedAt = performance.now()
   const fastify = Fastify(serverOptions(config))

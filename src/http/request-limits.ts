@@ -67,6 +67,7 @@ const UNHOOKED_ERROR_HEADERS = {
 export interface RequestLimitsOptions {
   /** The methods the API answers; a request with a body and another method on a known path is 405. */
   allowedMethods: readonly string[]
+  /** Base of the docUrl in the error bodies written straight to the socket. */
   publicUrl: string
 }
 

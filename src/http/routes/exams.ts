@@ -20,8 +20,11 @@ export interface ExamRoutesOptions {
 
 /** The four read-only endpoints of the v1 contract. Handlers ask the catalog; they never touch the disk. */
 export async function examRoutes (app: FastifyInstance, { catalog, prepared, cacheControl }: ExamRoutesOptions): Promise<void> {
-  const send = (request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof sendPrepared>[2]) =>
+  // Returns nothing, so handlers return nothing: a returned reply is a thenable that Fastify awaits
+  // with an end-of-stream listener on every response (measured at 2-3% of the server's CPU).
+  const send = (request: FastifyRequest, reply: FastifyReply, body: Parameters<typeof sendPrepared>[2]): void => {
     sendPrepared(request, reply.header('cache-control', cacheControl), body)
+  }
 
   app.get('/exams', {
     schema: {

@@ -1,4 +1,4 @@
-import type { ExamSummary, QuestionSummary } from '../../data/record-schemas.ts'
+import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
 import { SOURCE_FILE_PREFIX } from '../../data/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../errors.ts'
 
@@ -47,10 +47,8 @@ export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: QuestionSummary[] }
 /**
  * 2020/questions/94/details.json as the dataset holds it: a short question with one image
  * (the \u00a0 are the record's own no-break spaces).
- * (Not annotated as `Question`: that type's letter fields come out as `never` from the union of
- * literals; the test validates this record against the schema instead.)
  */
-export const QUESTION_RECORD_EXAMPLE = {
+export const QUESTION_RECORD_EXAMPLE: Question = {
   title: 'Questão 94 - ENEM 2020',
   index: 94,
   discipline: 'ciencias-natureza',

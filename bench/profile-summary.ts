@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url'
  * time, with their inclusive ("total") time beside it, as a percentage of the busy time (idle
  * excluded, so a half-loaded and a fully loaded profile read alike).
  *
- * Usage: tsx bench/profile-summary.ts <file.cpuprofile> [count, default 15] [--total]
- * (--total sorts by inclusive time: what a hook or plugin costs with everything it calls.)
+ * Usage: tsx bench/profile-summary.ts <file.cpuprofile> [count, default 15] [--total] [--skip-ms=N]
+ * (--total sorts by inclusive time: what a hook or plugin costs with everything it calls;
+ * --skip-ms leaves out the first N ms of the profile, i.e. the start-up, to see the serving alone.)
  */
 
 interface CallFrame {
@@ -46,7 +47,7 @@ function keyOf (frame: CallFrame): string {
 }
 
 /** Self and inclusive microseconds per function, plus the idle and busy totals. */
-export function summarise (profile: CpuProfile): { rows: Array<{ key: string, selfUs: number, totalUs: number }>, busyUs: number, idleUs: number } {
+export function summarise (profile: CpuProfile, skipUs = 0): { rows: Array<{ key: string, selfUs: number, totalUs: number }>, busyUs: number, idleUs: number } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const parentOf = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id)
@@ -55,7 +56,10 @@ export function summarise (profile: CpuProfile): { rows: Array<{ key: string, se
   const total = new Map<string, number>()
   let busyUs = 0
   let idleUs = 0
+  let elapsedUs = 0
   profile.samples.forEach((id, i) => {
+    elapsedUs += profile.timeDeltas[i] ?? 0
+    if (elapsedUs < skipUs) return
     // A sample's duration is the gap to the next sample (V8 records the gap before each one).
     const us = profile.timeDeltas[i + 1] ?? 0
     const node = byId.get(id)
@@ -84,17 +88,18 @@ export function summarise (profile: CpuProfile): { rows: Array<{ key: string, se
 function main (): void {
   const args = process.argv.slice(2)
   const byTotal = args.includes('--total')
-  const [file, countArg] = args.filter((arg) => arg !== '--total')
+  const skipMs = Number(args.find((arg) => arg.startsWith('--skip-ms='))?.slice('--skip-ms='.length) ?? 0)
+  const [file, countArg] = args.filter((arg) => !arg.startsWith('--'))
   if (file === undefined) {
-    process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [count] [--total]\n')
+    process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [count] [--total] [--skip-ms=N]\n')
     process.exit(2)
   }
   const count = countArg === undefined ? 15 : Number(countArg)
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
-  const { rows, busyUs, idleUs } = summarise(profile)
+  const { rows, busyUs, idleUs } = summarise(profile, skipMs * 1000)
   if (byTotal) rows.sort((a, b) => b.totalUs - a.totalUs)
   const percent = (us: number) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%`
-  process.stdout.write(`${path.basename(file)}: busy ${(busyUs / 1000).toFixed(0)} ms, idle ${(idleUs / 1000).toFixed(0)} ms; percentages of busy time\n`)
+  process.stdout.write(`${path.basename(file)}${skipMs > 0 ? ` after ${skipMs} ms` : ''}: busy ${(busyUs / 1000).toFixed(0)} ms, idle ${(idleUs / 1000).toFixed(0)} ms; percentages of busy time\n`)
   process.stdout.write(' self  total  function\n')
   for (const row of rows.slice(0, count)) {
     process.stdout.write(`${percent(row.selfUs)} ${percent(row.totalUs)}  ${row.key}\n`)

@@ -196,15 +196,21 @@ async function stopProcess (child: ChildProcess): Promise<number | null> {
   return code
 }
 
-/** Resident memory in MB of a process and every process it started (cluster workers). */
-function rssMb (pid: number): { rssMb: number, processes: number } {
+/**
+ * Resident memory in MB of a process and every process it started (cluster workers): now (VmRSS)
+ * and at its peak (VmHWM). The first moves with when V8 last collected its old space, so the
+ * peak is printed beside it.
+ */
+function rssMb (pid: number): { rssMb: number, peakMb: number, processes: number } {
   const pids = [pid, ...childPids(pid)]
   let kb = 0
+  let peakKb = 0
   for (const one of pids) {
-    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${one}/status`, 'utf8'))
-    kb += Number(match?.[1] ?? 0)
+    const status = readFileSync(`/proc/${one}/status`, 'utf8')
+    kb += Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0)
+    peakKb += Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0)
   }
-  return { rssMb: kb / 1024, processes: pids.length }
+  return { rssMb: kb / 1024, peakMb: peakKb / 1024, processes: pids.length }
 }
 
 function childPids (pid: number): number[] {
@@ -672,7 +678,7 @@ async function main (): Promise<void> {
     mainTable,
     '',
     `Start-up on the dataset, spawn to first ready /readyz (median of ${startupRuns.length}): ${startupMs.toFixed(0)} ms. ` +
-      `RSS after the load: ${fmt.mb(memory.rssMb)} MB.`,
+      `RSS after the load: ${fmt.mb(memory.rssMb)} MB (peak ${fmt.mb(memory.peakMb)} MB).`,
     '',
     ...(workers === undefined
       ? []
@@ -699,7 +705,7 @@ async function main (): Promise<void> {
     settings: { connections: CONNECTIONS, runs: RUNS, runSeconds: RUN_SECONDS, warmupSeconds: WARMUP_SECONDS, workerRunSeconds: WORKER_RUN_SECONDS, rateLimitMax: RATE_LIMIT_MAX, logLevel: LOG_LEVEL, dataset: dataLabel },
     contract,
     startup: { medianMs: startupMs, runsMs: startupRuns },
-    memory: { rssAfterLoadMb: memory.rssMb },
+    memory: { rssAfterLoadMb: memory.rssMb, peakRssMb: memory.peakMb },
     scenarios: results,
     workers,
     targets

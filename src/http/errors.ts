@@ -44,7 +44,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
 
   constructor (statusCode: ErrorStatus, message: string, headers: Record<string, string> = {}) {
+    // A client error is an answer, not a fault: recording a stack trace for it was 16% of the CPU of
+    // a 404 under load. 5xx keep theirs for the log.
+    const stackTraceLimit = Error.stackTraceLimit
+    if (statusCode < 500) Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = stackTraceLimit
     this.name = 'ApiError'
     this.statusCode = statusCode
     this.code = ERROR_CODES[statusCode]

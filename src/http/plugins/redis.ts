@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { FastifyBaseLogger } from 'fastify'
 
 /**
@@ -68,6 +68,8 @@ export interface RedisConnection {
  */
 export async function connectRedis (url: string, log: FastifyBaseLogger): Promise<RedisConnection> {
   const outage = new RedisOutageLog(log)
+  // Loaded here, not at the top: ioredis costs ~100 ms of start-up that a server without REDIS_URL never needs.
+  const { Redis } = await import('ioredis')
   const client = new Redis(url, {
     connectionName: 'enem-api',
     enableOfflineQueue: false,

@@ -89,20 +89,26 @@ export function installRequestLimits (app: FastifyInstance, { allowedMethods, pu
     answerAndClose(socket, rawErrorResponse(publicUrl, 405, `Method CONNECT is not allowed; use ${allow}`, { allow }))
   })
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw new ApiError(400, 'An HTTP/1.1 request needs a Host header')
-    }
-    if (request.url.length > MAX_URL_LENGTH) {
-      throw new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
-    }
-    if (!declaresBody(request)) return
-    reply.header('connection', 'close')
-    if (!request.is404 && !allowedMethods.includes(request.method)) {
-      throw new ApiError(405, `Method ${request.method} is not allowed; use ${allow}`, { allow })
-    }
-    throw new ApiError(413, 'Request bodies are not accepted')
+  // Callback-style: this runs on every request, and an async hook costs a promise and a microtask.
+  app.addHook('onRequest', (request, reply, done) => {
+    done(requestLimitError(request, reply, allowedMethods, allow))
   })
+}
+
+/** Why a request is refused before routing matters (framing, size, a body), or undefined. */
+function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowedMethods: readonly string[], allow: string): ApiError | undefined {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    return new ApiError(400, 'An HTTP/1.1 request needs a Host header')
+  }
+  if (request.url.length > MAX_URL_LENGTH) {
+    return new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
+  }
+  if (!declaresBody(request)) return undefined
+  reply.header('connection', 'close')
+  if (!request.is404 && !allowedMethods.includes(request.method)) {
+    return new ApiError(405, `Method ${request.method} is not allowed; use ${allow}`, { allow })
+  }
+  return new ApiError(413, 'Request bodies are not accepted')
 }
 
 function declaresBody (request: FastifyRequest): boolean {

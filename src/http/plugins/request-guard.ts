@@ -7,9 +7,10 @@ import { ApiError } from '../errors.ts'
  * Runs before routing decisions matter, so `/files/..%2F..` never reaches the file server.
  */
 export function installRequestGuard (app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  // Callback-style: this runs on every request, and an async hook costs a promise and a microtask.
+  app.addHook('onRequest', (request, _reply, done) => {
     const problem = pathProblem(request.url)
-    if (problem !== undefined) throw new ApiError(400, problem)
+    done(problem === undefined ? undefined : new ApiError(400, problem))
   })
 }
 

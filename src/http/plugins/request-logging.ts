@@ -19,11 +19,18 @@ export function logRequest (request: FastifyRequest, reply: FastifyReply): void 
   }, 'request')
 }
 
+const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent'])
+
 /**
  * One structured line per request, written when the answer has been sent. Fastify's own request
  * logging (an "incoming request" and a "request completed" line each) is turned off in
  * serverOptions.
  */
 export const requestLogging = fastifyPlugin(async (app: FastifyInstance) => {
-  app.addHook('onResponse', async (request, reply) => logRequest(request, reply))
+  // Below info nothing would be written: no hook at all then.
+  if (QUIETER_THAN_INFO.has(app.log.level)) return
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply)
+    done()
+  })
 }, { name: 'enem-request-logging', fastify: '5.x' })

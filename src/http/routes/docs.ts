@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import scalarApiReference from '@scalar/fastify-api-reference'
+import { ApiError } from '../errors.ts'
 import { PreparedBody, sendPrepared } from '../prepared-body.ts'
 import { API_BASE_PATH } from '../plugins/openapi.ts'
 
@@ -62,6 +62,8 @@ Scalar.createApiReference('#app', Object.assign(${JSON.stringify(configuration)}
  * and without the plugin's own copies of the document.
  */
 async function loadScalarBundle (): Promise<Buffer> {
+  // Imported on the first visit to /docs, not at start-up: the module alone costs ~250 ms.
+  const { default: scalarApiReference } = await import('@scalar/fastify-api-reference')
   const scratch = Fastify({ logger: false })
   try {
     await scratch.register(scalarApiReference, { routePrefix: '/scalar', configuration: { content: {} } })
@@ -139,23 +141,47 @@ export async function docsRoutes (app: FastifyInstance, { cacheControl, publicUr
   }
   for (const url of OPENAPI_PATHS) app.get(url, { schema: { hide: true } }, sendDocument)
 
+  const securityPolicy = pageSecurityPolicy(publicUrl)
+  let docsAssets: Promise<DocsAssets> | undefined
+  const loadDocsAssets = () => {
+    docsAssets ??= buildDocsAssets().catch((error: unknown) => {
+      // Let the next visit try again rather than remember a failure for the life of the process.
+      docsAssets = undefined
+      throw error
+    })
+    return docsAssets
+  }
+
+  app.get(DOCS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    // `/docs/` is routed here too; its relative asset addresses would point one level too deep.
+    if (request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`../${DOCS_PATH.slice(1)}`, 301)
+    const { page } = await loadDocsAssets()
+    reply.header('content-security-policy', securityPolicy)
+    return sendPrepared(request, reply.header('cache-control', PAGE_CACHE_CONTROL), page)
+  })
+  app.get<{ Params: { name: string } }>(`${DOCS_PATH}/assets/:name`, { schema: { hide: true } }, async (request, reply) => {
+    const asset = (await loadDocsAssets()).assets.get(request.params.name)
+    if (asset === undefined) throw new ApiError(404, `No asset ${JSON.stringify(request.params.name.slice(0, 60))}`)
+    return sendPrepared(request, reply.header('cache-control', IMMUTABLE_CACHE_CONTROL), asset)
+  })
+}
+
+interface DocsAssets {
+  page: PreparedBody
+  /** Fingerprinted asset names (under /docs/assets/) and their bodies. */
+  assets: ReadonlyMap<string, PreparedBody>
+}
+
+/** The page and its assets, built on the first visit: most API servers never serve /docs. */
+async function buildDocsAssets (): Promise<DocsAssets> {
   // Bundles served once per process: compressing 4 MB of JavaScript at the best ratio would
   // cost seconds on the first visit, the fast level costs a fraction of that.
   const bundle = new PreparedBody(await loadScalarBundle(), { contentType: 'application/javascript; charset=utf-8', effort: 'fast' })
   const init = new PreparedBody(Buffer.from(scalarInitScript()), { contentType: 'application/javascript; charset=utf-8' })
-  const bundlePath = `${DOCS_PATH}/assets/scalar.${fingerprint(bundle)}.js`
-  const initPath = `${DOCS_PATH}/assets/init.${fingerprint(init)}.js`
-  for (const [url, body] of [[bundlePath, bundle], [initPath, init]] as const) {
-    app.get(url, { schema: { hide: true } }, (request, reply) =>
-      sendPrepared(request, reply.header('cache-control', IMMUTABLE_CACHE_CONTROL), body))
-  }
-
-  const page = new PreparedBody(Buffer.from(pageHtml(bundlePath, initPath)), { contentType: 'text/html; charset=utf-8' })
-  const securityPolicy = pageSecurityPolicy(publicUrl)
-  app.get(DOCS_PATH, { schema: { hide: true } }, (request, reply) => {
-    // `/docs/` is routed here too; its relative asset addresses would point one level too deep.
-    if (request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`../${DOCS_PATH.slice(1)}`, 301)
-    reply.header('content-security-policy', securityPolicy)
-    return sendPrepared(request, reply.header('cache-control', PAGE_CACHE_CONTROL), page)
-  })
+  const bundleName = `scalar.${fingerprint(bundle)}.js`
+  const initName = `init.${fingerprint(init)}.js`
+  const page = new PreparedBody(
+    Buffer.from(pageHtml(`${DOCS_PATH}/assets/${bundleName}`, `${DOCS_PATH}/assets/${initName}`)),
+    { contentType: 'text/html; charset=utf-8' })
+  return { page, assets: new Map([[bundleName, bundle], [initName, init]]) }
 }

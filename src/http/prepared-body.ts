@@ -26,14 +26,17 @@ export class PreparedBody {
   readonly etag: string
   readonly contentType: string
   readonly #effort: CompressionEffort
+  readonly #compress: boolean
   #br: Buffer | undefined
   #gzip: Buffer | undefined
 
-  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort } = {}) {
+  /** `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing. */
+  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean } = {}) {
     this.raw = raw
     this.contentType = options.contentType ?? 'application/json; charset=utf-8'
     this.etag = options.etag ?? strongEtagOf(raw)
     this.#effort = options.effort ?? 'max'
+    this.#compress = options.compress ?? true
   }
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
@@ -42,7 +45,7 @@ export class PreparedBody {
   }
 
   get compressible (): boolean {
-    return this.raw.length >= MIN_COMPRESSIBLE_BYTES
+    return this.#compress && this.raw.length >= MIN_COMPRESSIBLE_BYTES
   }
 
   encoded (encoding: ContentEncoding): Buffer {

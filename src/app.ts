@@ -4,7 +4,7 @@ import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
 import type { Catalog } from './data/catalog.ts'
-import { installErrorHandling, sendError } from './http/errors.ts'
+import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
 import { rateLimit } from './http/plugins/rate-limit.ts'
@@ -109,9 +109,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       method: REFUSED_METHODS.filter((method) => fastify.supportedMethods.includes(method)),
       url,
       schema: { hide: true },
-      handler: async (request, reply) => {
-        reply.header('allow', ALLOWED_METHODS.join(', '))
-        return sendError(reply, config.publicUrl, 405, `Method ${request.method} is not allowed; use ${ALLOWED_METHODS.join(', ')}`)
+      handler: async (request) => {
+        throw methodNotAllowed(request.method, ALLOWED_METHODS)
       }
     })
   }

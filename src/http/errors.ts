@@ -57,6 +57,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The 405 of a method the API does not serve, with the Allow header the contract requires. */
+export function methodNotAllowed (method: string, allowedMethods: readonly string[]): ApiError {
+  const allow = allowedMethods.join(', ')
+  return new ApiError(405, `Method ${method} is not allowed; use ${allow}`, { allow })
+}
+
 export interface ErrorBody {
   error: { code: ErrorCode, message: string, docUrl: string }
 }

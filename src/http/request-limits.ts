@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, errorBody, sendError, type ErrorStatus } from './errors.ts'
+import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from './errors.ts'
 import { CORS_HEADERS } from './plugins/cors.ts'
 import { logRequest } from './plugins/request-logging.ts'
 
@@ -81,22 +81,22 @@ export interface RequestLimitsOptions {
  * with a bare 417.
  */
 export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl }: RequestLimitsOptions): void {
-  const allow = allowedMethods.join(', ')
   // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
   app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
     app.log.info({ method: request.method, url: request.url?.slice(0, 1024), statusCode: 405, ip: socket.remoteAddress }, 'request')
-    answerAndClose(socket, rawErrorResponse(publicUrl, 405, `Method CONNECT is not allowed; use ${allow}`, { allow }))
+    const refusal = methodNotAllowed('CONNECT', allowedMethods)
+    answerAndClose(socket, rawErrorResponse(publicUrl, 405, refusal.message, refusal.headers))
   })
 
   // Callback-style: this runs on every request, and an async hook costs a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
-    done(requestLimitError(request, reply, allowedMethods, allow))
+    done(requestLimitError(request, reply, allowedMethods))
   })
 }
 
 /** Why a request is refused before routing matters (framing, size, a body), or undefined. */
-function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowedMethods: readonly string[], allow: string): ApiError | undefined {
+function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowedMethods: readonly string[]): ApiError | undefined {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
     return new ApiError(400, 'An HTTP/1.1 request needs a Host header')
   }
@@ -106,7 +106,7 @@ function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowe
   if (!declaresBody(request)) return undefined
   reply.header('connection', 'close')
   if (!request.is404 && !allowedMethods.includes(request.method)) {
-    return new ApiError(405, `Method ${request.method} is not allowed; use ${allow}`, { allow })
+    return methodNotAllowed(request.method, allowedMethods)
   }
   return new ApiError(413, 'Request bodies are not accepted')
 }

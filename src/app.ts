@@ -1,5 +1,5 @@
 import { METHODS, type Server } from 'node:http'
-import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { LogController, type FastifyHttpOptions, type FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
@@ -7,11 +7,14 @@ import type { Catalog } from './data/catalog.ts'
 import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
-import { rateLimit } from './http/plugins/rate-limit.ts'
-import { requestLogging } from './http/plugins/request-logging.ts'
+import { rateLimit, requestCounter } from './http/plugins/rate-limit.ts'
+import { logsRequests, nextRequestId, requestLogging } from './http/plugins/request-logging.ts'
 import { installGracefulClose } from './http/graceful-close.ts'
 import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
+import { ExamAnswers } from './http/exam-answers.ts'
+import { FastPath, fastPathServerFactory, installFastPath, type CountRequest } from './http/fast-path.ts'
+import { trustProxyFunction } from './http/client-address.ts'
 import { examRoutes } from './http/routes/exams.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -41,12 +44,21 @@ const MAX_PARAM_LENGTH = 100
  * errors (a malformed URL) become the contract's error body. Shared by the server and the tests.
  */
 export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER_TIMEOUTS): FastifyHttpOptions<Server> {
+  const server = {
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: httpServerOptions(timeouts)
+  }
   return {
+    ...server,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     // One access-log line per request comes from the request-logging plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // Fastify accepts a hop count at run time; its type declaration lacks it.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: config.trustProxy === false ? false : trustProxyFunction(config.trustProxy),
+    genReqId: nextRequestId,
+    // The server Fastify would make, with the fast path in front of Fastify's pipeline (src/http/fast-path.ts).
+    serverFactory: fastPathServerFactory(server),
     routerOptions: {
       ignoreTrailingSlash: true,
       caseSensitive: true,
@@ -56,10 +68,6 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     bodyLimit: 1024,
     requestIdHeader: false,
     return503OnClosing: true,
-    connectionTimeout: timeouts.idleMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    requestTimeout: timeouts.requestMs,
-    http: httpServerOptions(timeouts),
     clientErrorHandler: clientErrorHandler(config.publicUrl),
     frameworkErrors: frameworkErrorHandler(config.publicUrl)
   }
@@ -70,7 +78,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady }: AppOptions) => {
-  const prepared = new PreparedCatalog(catalog)
+  const answers = new ExamAnswers(catalog, new PreparedCatalog(catalog))
+  let countRequest: CountRequest | undefined
 
   installErrorHandling(fastify, config.publicUrl)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
@@ -96,8 +105,11 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(openApi, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL, rateLimit: config.rateLimit })
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
-    if (config.rateLimit.max > 0) await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
-    await v1.register(examRoutes, { catalog, prepared, cacheControl: JSON_CACHE_CONTROL })
+    if (config.rateLimit.max > 0) {
+      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
+      countRequest = requestCounter(v1)
+    }
+    await v1.register(examRoutes, { answers, cacheControl: JSON_CACHE_CONTROL })
   }, { prefix: '/v1' })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
@@ -114,4 +126,21 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       }
     })
   }
+
+  const fastPath = new FastPath({
+    answers,
+    cacheControl: JSON_CACHE_CONTROL,
+    trustProxy: trustProxyFunction(config.trustProxy),
+    countRequest,
+    accessLog: logsRequests(fastify.log) ? fastify.log : undefined
+  })
+  // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
+  fastify.addHook('onReady', (done) => {
+    installFastPath(fastify.server, fastPath)
+    done()
+  })
+  fastify.addHook('preClose', (done) => {
+    fastPath.close()
+    done()
+  })
 }, { name: 'enem-api', fastify: '5.x' })

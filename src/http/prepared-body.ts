@@ -29,6 +29,7 @@ export class PreparedBody {
   readonly #compress: boolean
   #br: Buffer | undefined
   #gzip: Buffer | undefined
+  readonly #answers = new Map<ContentEncoding | 'not-modified', PreparedAnswer>()
 
   /** `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing. */
   constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean } = {}) {
@@ -46,6 +47,25 @@ export class PreparedBody {
 
   get compressible (): boolean {
     return this.#compress && this.raw.length >= MIN_COMPRESSIBLE_BYTES
+  }
+
+  /** This body's answer in an encoding, or its 304; made on first use and kept. */
+  answer (kind: ContentEncoding | 'not-modified'): PreparedAnswer {
+    let answer = this.#answers.get(kind)
+    if (answer === undefined) {
+      const validators = { etag: this.etag, vary: 'Accept-Encoding' }
+      answer = kind === 'not-modified'
+        ? { statusCode: 304, headers: Object.freeze(validators), payload: undefined }
+        : {
+            statusCode: 200,
+            headers: Object.freeze(kind === 'identity'
+              ? { ...validators, 'content-type': this.contentType }
+              : { ...validators, 'content-type': this.contentType, 'content-encoding': kind }),
+            payload: this.encoded(kind)
+          }
+      this.#answers.set(kind, Object.freeze(answer))
+    }
+    return answer
   }
 
   encoded (encoding: ContentEncoding): Buffer {
@@ -93,18 +113,27 @@ export function etagMatches (ifNoneMatch: string | undefined, etag: string): boo
   return false
 }
 
+/** How a prepared body answers one request: the status, the headers it decides, and the bytes to send. Shared and immutable. */
+export interface PreparedAnswer {
+  readonly statusCode: 200 | 304
+  readonly headers: Readonly<Record<string, string>>
+  /** Undefined for a 304. */
+  readonly payload: Buffer | undefined
+}
+
 /**
- * Sends a prepared body: 304 when the client's copy is current, otherwise the encoding it asked
- * for. Sets ETag and Vary; the caller sets Cache-Control.
+ * The answer of a prepared body to a request with these validators: 304 when the client's copy is
+ * current, otherwise the encoding it asked for. Decides ETag, Vary, Content-Type and
+ * Content-Encoding; the caller adds Cache-Control. Shared by the Fastify routes and the fast path
+ * (src/http/fast-path.ts), so both answer alike. Allocates nothing: each body keeps its few answers.
  */
+export function preparedAnswer (body: PreparedBody, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
+  if (etagMatches(ifNoneMatch, body.etag)) return body.answer('not-modified')
+  return body.answer(body.compressible ? negotiateEncoding(acceptEncoding) : 'identity')
+}
+
+/** Sends a prepared body through Fastify (see preparedAnswer); the caller sets Cache-Control. */
 export function sendPrepared (request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
-  reply.header('etag', body.etag)
-  reply.header('vary', 'Accept-Encoding')
-  if (etagMatches(request.headers['if-none-match'], body.etag)) {
-    return reply.code(304).send()
-  }
-  reply.header('content-type', body.contentType)
-  const encoding = body.compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity'
-  if (encoding !== 'identity') reply.header('content-encoding', encoding)
-  return reply.send(body.encoded(encoding))
+  const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
+  return reply.code(answer.statusCode).headers(answer.headers).send(answer.payload)
 }

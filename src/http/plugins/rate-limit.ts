@@ -1,8 +1,9 @@
 import fastifyRateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type { Redis, Result } from 'ioredis'
 import { ApiError } from '../errors.ts'
+import type { CountRequest } from '../fast-path.ts'
 import { connectRedis, type RedisOutageLog } from './redis.ts'
 
 /**
@@ -133,3 +134,25 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     }
   })
 }, { name: 'enem-rate-limit', fastify: '5.x' })
+
+/** The request-like object createRateLimit reads: the client address (for the key) and route options (for a group id). */
+interface CountedRequest {
+  ip: string
+  routeOptions: Record<string, never>
+}
+
+/**
+ * Counts a request of the fast path (src/http/fast-path.ts) against the same quota and store as
+ * the routes of `scope`, through the plugin's documented createRateLimit. Call after registering
+ * rateLimit in `scope`.
+ */
+export function requestCounter (scope: FastifyInstance): CountRequest {
+  const check = scope.createRateLimit()
+  return (ip) => {
+    const request: CountedRequest = { ip, routeOptions: {} }
+    return check(request as unknown as FastifyRequest).then((result) => {
+      if (result.isAllowed) throw new Error('rate limit: no allow list is configured, yet a client was allowed')
+      return { limit: result.max, remaining: result.remaining, resetSeconds: result.ttlInSeconds, exceeded: result.isExceeded }
+    })
+  }
+}

@@ -1,0 +1,89 @@
+import type { Catalog, Exam } from '../data/catalog.ts'
+import { ApiError, describeValue } from './errors.ts'
+import type { PreparedBody } from './prepared-body.ts'
+import type { PreparedCatalog } from './prepared-catalog.ts'
+import { LIMIT_DEFAULT, LIMIT_MAX, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
+
+/**
+ * The prepared body that answers each request of the four exam endpoints, from parameter values
+ * that already follow the grammar (the route schemas check it, and so does the fast path): the
+ * 422 and 404 checks of API.md, in its order, then a lookup. Throws ApiError for those; never
+ * touches the disk. The Fastify routes and the fast path both ask here, so they cannot disagree.
+ */
+export class ExamAnswers {
+  readonly #catalog: Catalog
+  readonly #prepared: PreparedCatalog
+
+  constructor (catalog: Catalog, prepared: PreparedCatalog) {
+    this.#catalog = catalog
+    this.#prepared = prepared
+  }
+
+  examList (): PreparedBody {
+    return this.#prepared.examList
+  }
+
+  examDetail (year: string): PreparedBody {
+    return this.#prepared.examDetail(this.#examOfYear(parseYear(year)))
+  }
+
+  questionPage (year: string, query: QuestionListQuery): PreparedBody {
+    const limit = query.limit === undefined ? LIMIT_DEFAULT : Number(query.limit)
+    const offset = query.offset === undefined ? 0 : Number(query.offset)
+    const yearNumber = parseYear(year)
+    if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
+    if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+    const exam = this.#examOfYear(yearNumber)
+    const language = chooseLanguage(exam, query.language)
+    const discipline = chooseDiscipline(exam, query.discipline)
+    return this.#prepared.page(this.#catalog.languageView(exam, language, discipline), offset, limit)
+  }
+
+  question (year: string, index: string, query: QuestionQuery): PreparedBody {
+    const yearNumber = parseYear(year)
+    const indexNumber = Number(index)
+    if (indexNumber < 1) throw new ApiError(422, `index must be at least 1, got ${indexNumber}`)
+    const exam = this.#examOfYear(yearNumber)
+    const language = chooseLanguage(exam, query.language)
+    const lookup = this.#catalog.findQuestion(exam, indexNumber, language)
+    if (!lookup.found) {
+      const where = lookup.availableLanguages.length === 0
+        ? `${exam.summary.title} has no question ${indexNumber}`
+        : `question ${indexNumber} of ${exam.summary.title} exists only in ${lookup.availableLanguages.map((l) => l ?? 'no language').join(', ')}; ask with ?language=`
+      throw new ApiError(404, where)
+    }
+    return this.#prepared.question(lookup.question)
+  }
+
+  #examOfYear (year: number): Exam {
+    const exam = this.#catalog.getExam(year)
+    if (exam === undefined) {
+      const years = this.#catalog.listExams().map((known) => known.summary.year).sort((a, b) => a - b)
+      throw new ApiError(404, `No exam for year ${year}; years available: ${years.join(', ')}`)
+    }
+    return exam
+  }
+}
+
+function parseYear (raw: string): number {
+  const year = Number(raw)
+  if (year < 1) throw new ApiError(422, `year must be at least 1, got ${year}`)
+  return year
+}
+
+function chooseLanguage (exam: Exam, requested: string | undefined): string | null {
+  if (requested === undefined) return exam.defaultLanguage
+  if (!exam.languageSlugs.includes(requested)) {
+    const offered = exam.languageSlugs.length === 0 ? 'it has no foreign-language questions' : `it offers ${exam.languageSlugs.join(', ')}`
+    throw new ApiError(422, `language ${describeValue(requested)} is not a language of ${exam.summary.title}: ${offered}`)
+  }
+  return requested
+}
+
+function chooseDiscipline (exam: Exam, requested: string | undefined): string | null {
+  if (requested === undefined) return null
+  if (!exam.disciplineSlugs.includes(requested)) {
+    throw new ApiError(422, `discipline ${describeValue(requested)} is not a discipline of ${exam.summary.title}: it offers ${exam.disciplineSlugs.join(', ')}`)
+  }
+  return requested
+}

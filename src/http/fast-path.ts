@@ -1,0 +1,252 @@
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
+import { clientAddress, type TrustProxy } from './client-address.ts'
+import { CORS_HEADERS } from './plugins/cors.ts'
+import type { ExamAnswers } from './exam-answers.ts'
+import { preparedAnswer, type PreparedAnswer, type PreparedBody } from './prepared-body.ts'
+import { accessLogEntry, nextRequestId } from './plugins/request-logging.ts'
+import { INTEGER_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
+
+/*
+ * The fast path: successful answers of the four exam endpoints, written straight to Node's
+ * response without going through Fastify's request pipeline.
+ *
+ * Why: these answers are prepared bytes, so what a request costs is the framework around them.
+ * Measured on one core (bench/, docs in the README's "Performance"), our routes on Fastify, even
+ * without a plugin, answered at about 0.6 of what a bare node:http server sends from memory; the
+ * issue asks for 0.8. The fast path does only what these requests need, with the app's own parts:
+ * ExamAnswers picks the body (the same calls the routes make), preparedAnswer negotiates ETag and
+ * encoding (the same function sendPrepared uses), and the rate limit is @fastify/rate-limit's own
+ * counter (its createRateLimit API, so both paths share one quota per client).
+ *
+ * What it does not understand, it hands to Fastify untouched: any method but GET and HEAD, any
+ * other path, a value off the grammar, percent-encoding, a repeated or bare parameter, a request
+ * with a body, a 422 or a 404, a client over its limit, and everything while the server closes.
+ * Those get Fastify's whole pipeline, so every error answer has exactly one source. A test
+ * (test/http/fast-path.test.ts) sends the same requests both ways and compares the answers.
+ */
+
+/** What the fast path reads of the rate limiter; undefined means the request is not counted. */
+export interface RateLimitState {
+  limit: number
+  remaining: number
+  resetSeconds: number
+  exceeded: boolean
+}
+
+export type CountRequest = (clientAddress: string) => Promise<RateLimitState>
+
+export interface FastPathOptions {
+  answers: ExamAnswers
+  /** Cache-Control of every answer it sends (the routes' own). */
+  cacheControl: string
+  trustProxy: TrustProxy
+  /** Counts the request against its client's quota; absent when rate limiting is off. */
+  countRequest?: CountRequest | undefined
+  /** Where the access-log line goes; absent when the log level is quieter than info. */
+  accessLog?: FastifyBaseLogger | undefined
+}
+
+type Fallback = (request: IncomingMessage, response: ServerResponse) => void
+
+/** Longest request target the fast path reads; real addresses of these endpoints are far shorter. */
+const MAX_URL_LENGTH = 256
+const PREFIX = '/v1/exams'
+const INTEGER = new RegExp(INTEGER_PATTERN)
+const SLUG = new RegExp(SLUG_PATTERN)
+/** Names of unknown parameters it ignores as the routes do (cache-busters); anything odder goes to Fastify. */
+const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/
+
+const LIST_PARAMETERS = { limit: INTEGER, offset: INTEGER, language: SLUG, discipline: SLUG } as const
+const QUESTION_PARAMETERS = { language: SLUG } as const
+const NO_PARAMETERS = {} as const
+
+/** The headers every fast answer carries whatever it is (the CORS plugin's and the app's onSend hook's). */
+const CONSTANT_HEADERS = {
+  ...CORS_HEADERS,
+  'x-content-type-options': 'nosniff'
+} as const
+
+export class FastPath {
+  readonly #answers: ExamAnswers
+  readonly #cacheControl: string
+  readonly #trustProxy: TrustProxy
+  readonly #countRequest: CountRequest | undefined
+  readonly #accessLog: FastifyBaseLogger | undefined
+  #open = true
+  /**
+   * The headers of each answer sent so far, built once: assembling them per request was the
+   * largest cost of the fast path's own code. Bounded by the answers that exist (a few per
+   * prepared body); weak, so a page dropped from the page cache takes its list with it.
+   */
+  readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
+
+  constructor ({ answers, cacheControl, trustProxy, countRequest, accessLog }: FastPathOptions) {
+    this.#answers = answers
+    this.#cacheControl = cacheControl
+    this.#trustProxy = trustProxy
+    this.#countRequest = countRequest
+    this.#accessLog = accessLog
+  }
+
+  /** From now on every request goes to Fastify, which answers 503 while the server closes. */
+  close (): void {
+    this.#open = false
+  }
+
+  /** Answers the request if it is one of the fast path's, otherwise hands it to `fallback` as it came. */
+  dispatch (request: IncomingMessage, response: ServerResponse, fallback: Fallback): void {
+    const startedAt = this.#accessLog === undefined ? 0 : performance.now()
+    const body = this.#open ? this.#bodyFor(request) : undefined
+    const client = body === undefined ? undefined : clientAddress(request, this.#trustProxy)
+    if (body === undefined || client === undefined) {
+      fallback(request, response)
+      return
+    }
+    if (this.#countRequest === undefined) {
+      this.#send(request, response, body, client, undefined, startedAt)
+      return
+    }
+    this.#countRequest(client).then((state) => {
+      // Over the limit: Fastify's limiter counts it again (it stays over) and writes the 429.
+      if (state.exceeded) fallback(request, response)
+      else this.#send(request, response, body, client, state, startedAt)
+    }, () => fallback(request, response))
+  }
+
+  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody, client: string, limit: RateLimitState | undefined, startedAt: number): void {
+    const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
+    let headers = this.#headerLists.get(answer)
+    if (headers === undefined) {
+      headers = this.#headerList(answer)
+      this.#headerLists.set(answer, headers)
+    }
+    if (limit !== undefined) {
+      headers = headers.slice()
+      headers.push('ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds)
+    }
+    response.writeHead(answer.statusCode, headers)
+    response.end(answer.payload)
+    if (this.#accessLog !== undefined) {
+      this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, answer.statusCode, performance.now() - startedAt, client), 'request')
+    }
+  }
+
+  /** Every header of an answer but the rate limit's, as the flat list writeHead takes. */
+  #headerList (answer: PreparedAnswer): Array<string | number> {
+    const headers: Record<string, string | number> = { ...CONSTANT_HEADERS, 'cache-control': this.#cacheControl, ...answer.headers }
+    // A 304 has no body and, as Fastify sends it, no Content-Length.
+    if (answer.payload !== undefined) headers['content-length'] = answer.payload.length
+    return Object.entries(headers).flat()
+  }
+
+  /** The body answering this request, or undefined when the request is not the fast path's to answer. */
+  #bodyFor (request: IncomingMessage): PreparedBody | undefined {
+    const { method, url } = request
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > MAX_URL_LENGTH || !url.startsWith(PREFIX)) return undefined
+    // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
+    const { headers } = request
+    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) return undefined
+    if (headers.host === undefined && request.httpVersion === '1.1') return undefined
+
+    const queryStart = url.indexOf('?')
+    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    const query = queryStart === -1 ? '' : url.slice(queryStart + 1)
+    // ['', 'v1', 'exams', year, 'questions', index]
+    const segments = path.split('/')
+    if (segments[2] !== 'exams') return undefined
+    try {
+      switch (segments.length) {
+        case 3:
+          return parseQuery(query, NO_PARAMETERS) === undefined ? undefined : this.#answers.examList()
+        case 4:
+          return isInteger(segments[3]!) && parseQuery(query, NO_PARAMETERS) !== undefined ? this.#answers.examDetail(segments[3]!) : undefined
+        case 5: {
+          if (segments[4] !== 'questions' || !isInteger(segments[3]!)) return undefined
+          const values = parseQuery(query, LIST_PARAMETERS)
+          return values === undefined ? undefined : this.#answers.questionPage(segments[3]!, values as QuestionListQuery)
+        }
+        case 6: {
+          if (segments[4] !== 'questions' || !isInteger(segments[3]!) || !isInteger(segments[5]!)) return undefined
+          const values = parseQuery(query, QUESTION_PARAMETERS)
+          return values === undefined ? undefined : this.#answers.question(segments[3]!, segments[5]!, values as QuestionQuery)
+        }
+        default:
+          return undefined
+      }
+    } catch {
+      // A 422 or 404 (or anything unforeseen): Fastify's pipeline writes every error answer.
+      return undefined
+    }
+  }
+}
+
+function isInteger (value: string): boolean {
+  return value.length <= 11 && INTEGER.test(value)
+}
+
+/**
+ * The known parameters of a query string when every one follows the grammar, appears at most once
+ * and needs no decoding; undefined otherwise (the request then goes to Fastify, whose schema
+ * validation has the last word). Unknown parameters with plain names are ignored, as the routes do.
+ */
+function parseQuery (query: string, known: Readonly<Record<string, RegExp>>): Record<string, string> | undefined {
+  const values: Record<string, string> = {}
+  if (query === '') return values
+  if (query.includes('%') || query.includes('+')) return undefined
+  for (const pair of query.split('&')) {
+    const equals = pair.indexOf('=')
+    const name = equals === -1 ? pair : pair.slice(0, equals)
+    const grammar = Object.hasOwn(known, name) ? known[name] : undefined
+    if (grammar === undefined) {
+      if (!PLAIN_NAME.test(name)) return undefined
+      continue
+    }
+    if (equals === -1 || Object.hasOwn(values, name)) return undefined
+    const value = pair.slice(equals + 1)
+    if (value.length > SLUG_MAX_LENGTH || !grammar.test(value)) return undefined
+    values[name] = value
+  }
+  return values
+}
+
+/** Servers made by fastPathServerFactory, with the slot their requests look into for a fast path. */
+const slots = new WeakMap<Server, { fastPath: FastPath | undefined }>()
+
+/** What Fastify itself would set on the server it makes: the same values as its own options of these names. */
+export interface ServerSettings {
+  http: ServerOptions
+  keepAliveTimeout: number
+  requestTimeout: number
+  connectionTimeout: number
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP server Fastify would make (same options and timeouts),
+ * whose requests first meet the fast path once the app has installed one (installFastPath).
+ * Until then, and for `inject`, which never passes through a server, Fastify answers everything.
+ */
+export function fastPathServerFactory (settings: ServerSettings): FastifyServerFactory<Server> {
+  // One slot per Fastify instance, shared by every server it makes (it makes one per address it listens on).
+  const slot: { fastPath: FastPath | undefined } = { fastPath: undefined }
+  return (handler) => {
+    const server = createServer(settings.http, (request, response) => {
+      const { fastPath } = slot
+      if (fastPath === undefined) handler(request, response)
+      else fastPath.dispatch(request, response, handler)
+    })
+    server.keepAliveTimeout = settings.keepAliveTimeout
+    server.requestTimeout = settings.requestTimeout
+    server.setTimeout(settings.connectionTimeout)
+    slots.set(server, slot)
+    return server
+  }
+}
+
+/** Routes the requests of a server made by fastPathServerFactory through this fast path. False for any other server. */
+export function installFastPath (server: Server, fastPath: FastPath): boolean {
+  const slot = slots.get(server)
+  if (slot === undefined) return false
+  slot.fastPath = fastPath
+  return true
+}

@@ -1,0 +1,274 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
+import { inject, type Response as InjectResponse } from 'light-my-request'
+import { app as appPlugin, serverOptions } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
+
+/*
+ * The fast path (src/http/fast-path.ts) answers most successful exam requests before Fastify sees
+ * them. These tests send each request both ways, through the server's own request listener (fast
+ * path first, Fastify for the rest) and through `app.inject` (Fastify only), and require the same
+ * answer; they also check which of the two answered, so a fast path that declined everything
+ * (and so passed the comparisons trivially) would fail.
+ */
+
+interface LogLine { msg: string, [field: string]: unknown }
+
+interface CountedApp {
+  app: FastifyInstance
+  /** As a client of the server would be answered: fast path first. */
+  viaServer: (options: InjectOptions | string) => Promise<InjectResponse>
+  /** Requests Fastify's pipeline has seen so far. */
+  fastifySaw: () => number
+  logs: LogLine[]
+}
+
+async function buildCountedApp (env: Record<string, string> = {}, dataDir?: string): Promise<CountedApp> {
+  const config = loadConfig({
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '1000000',
+    ...(dataDir === undefined ? {} : { ENEM_DATA_DIR: dataDir }),
+    ...env
+  })
+  const dataset = await loadTestDataset(config)
+  if (dataset.catalog === null) throw new Error('test dataset has errors')
+  const options = serverOptions(config)
+  const logs: LogLine[] = []
+  const logger = typeof options.logger === 'object'
+    ? { ...options.logger, stream: { write: (line: string) => { logs.push(JSON.parse(line) as LogLine) } } }
+    : false
+  const app = Fastify({ ...options, logger })
+  let seen = 0
+  app.addHook('onRequest', (_request, _reply, done) => {
+    seen++
+    done()
+  })
+  await app.register(appPlugin, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles })
+  await app.ready()
+  // The listener the server was created with (Node adds it first): what every client request meets.
+  const listener = app.server.listeners('request')[0] as RequestListener
+  return { app, viaServer: (injectOptions) => inject(listener, injectOptions), fastifySaw: () => seen, logs }
+}
+
+/** Headers that legitimately differ between two answers to the same request. */
+const PER_REQUEST_HEADERS = new Set(['date', 'connection', 'keep-alive', 'ratelimit-remaining', 'ratelimit-reset'])
+
+function comparable (headers: IncomingHttpHeaders | Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers)
+    .filter(([name]) => !PER_REQUEST_HEADERS.has(name))
+    .map(([name, value]) => [name, String(value)])
+    .sort(([a], [b]) => a!.localeCompare(b!)))
+}
+
+/** Sends one request both ways; asserts equal answers; tells whether the fast path answered it. */
+async function compareBothWays (counted: CountedApp, options: InjectOptions): Promise<{ fast: boolean, response: InjectResponse }> {
+  const label = `${options.method ?? 'GET'} ${options.url as string} ${JSON.stringify(options.headers ?? {})}`
+  const viaFastify = await counted.app.inject(options)
+  const before = counted.fastifySaw()
+  const viaServer = await counted.viaServer(options)
+  const fast = counted.fastifySaw() === before
+  assert.equal(viaServer.statusCode, viaFastify.statusCode, label)
+  assert.deepEqual(viaServer.rawPayload, viaFastify.rawPayload, label)
+  assert.deepEqual(comparable(viaServer.headers), comparable(viaFastify.headers), label)
+  assert.equal(viaServer.headers['ratelimit-remaining'] === undefined, viaFastify.headers['ratelimit-remaining'] === undefined, label)
+  return { fast, response: viaServer }
+}
+
+const FAST_URLS = [
+  '/v1/exams',
+  '/v1/exams?_=1700000000',
+  '/v1/exams/2020',
+  '/v1/exams/2011',
+  '/v1/exams/2023?utm_source=app',
+  '/v1/exams/2020/questions',
+  '/v1/exams/2020/questions?limit=5',
+  '/v1/exams/2020/questions?limit=50&offset=3',
+  '/v1/exams/2020/questions?offset=1000',
+  '/v1/exams/2020/questions?language=espanhol&limit=7',
+  '/v1/exams/2020/questions?discipline=matematica',
+  '/v1/exams/2020/questions?discipline=linguagens&language=ingles&offset=2&limit=3&_=9',
+  '/v1/exams/2011/questions?limit=50',
+  '/v1/exams/2020/questions/1',
+  '/v1/exams/2020/questions/1?language=espanhol',
+  '/v1/exams/2020/questions/5',
+  '/v1/exams/2020/questions/12?language=ingles',
+  '/v1/exams/2011/questions/1',
+  '/v1/exams/2023/questions/2?cache=no'
+]
+
+/** Requests the fast path must leave to Fastify, with the status Fastify gives them. */
+const FASTIFY_CASES: Array<[InjectOptions, number]> = [
+  [{ url: '/v1/exams/' }, 200],
+  [{ url: '/v1/exams/2020/' }, 200],
+  [{ url: '/v1/exams/2020/questions/1/' }, 200],
+  [{ url: '/v1/exams/2020/questions?language=ingl%65s' }, 200],
+  [{ url: '/v1/exams/2020/questions?language=ingles+' }, 400],
+  [{ url: '/v1/exams/1999' }, 404],
+  [{ url: '/v1/exams/0' }, 422],
+  [{ url: '/v1/exams/02020' }, 400],
+  [{ url: '/v1/exams/-1/questions' }, 422],
+  [{ url: '/v1/exams/2020/questions?limit=0' }, 422],
+  [{ url: '/v1/exams/2020/questions?limit=51' }, 422],
+  [{ url: '/v1/exams/2020/questions?limit=abc' }, 400],
+  [{ url: '/v1/exams/2020/questions?limit=' }, 400],
+  [{ url: '/v1/exams/2020/questions?limit' }, 400],
+  [{ url: '/v1/exams/2020/questions?limit=1&limit=2' }, 400],
+  [{ url: '/v1/exams/2020/questions?offset=-1' }, 422],
+  [{ url: '/v1/exams/2020/questions?language=frances' }, 422],
+  [{ url: '/v1/exams/2011/questions?language=ingles' }, 422],
+  [{ url: '/v1/exams/2020/questions?discipline=astrologia' }, 422],
+  [{ url: '/v1/exams/2020/questions/999' }, 404],
+  [{ url: '/v1/exams/2020/questions/0' }, 422],
+  [{ url: '/v1/exams/2020/questions/1?language=INGLES' }, 400],
+  [{ url: '/v1/Exams' }, 404],
+  [{ url: '/v1/examsx' }, 404],
+  [{ url: '/v1/exams/2020/answers' }, 404],
+  [{ url: '/v1/exams/2020/questions/1/extra' }, 404],
+  [{ url: '/v1/exams/2020/questions/1?weird[name]=1' }, 200],
+  [{ url: `/v1/exams/2020/questions?_=${'x'.repeat(300)}` }, 200],
+  [{ url: '/v1/exams', method: 'POST' }, 405],
+  [{ url: '/v1/exams', method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } }, 204],
+  [{ url: '/v1/exams', headers: { 'content-length': '5' }, payload: 'hello' }, 413]
+]
+
+test('the fast path answers every plain successful exam request exactly as the Fastify routes do', async (t) => {
+  const counted = await buildCountedApp()
+  t.after(() => counted.app.close())
+  for (const url of FAST_URLS) {
+    const plain = await compareBothWays(counted, { url })
+    assert.equal(plain.fast, true, `${url} should take the fast path`)
+    assert.equal(plain.response.statusCode, 200, url)
+    const etag = String(plain.response.headers.etag)
+    const variants: InjectOptions[] = [
+      { url, method: 'HEAD' },
+      { url, headers: { 'accept-encoding': 'br' } },
+      { url, headers: { 'accept-encoding': 'gzip, deflate' } },
+      { url, headers: { 'accept-encoding': 'gzip;q=0, identity' } },
+      { url, headers: { 'if-none-match': etag } },
+      { url, headers: { 'if-none-match': `W/${etag}`, 'accept-encoding': 'br' } },
+      { url, headers: { 'if-none-match': '"stale"' } }
+    ]
+    for (const variant of variants) {
+      const { fast } = await compareBothWays(counted, variant)
+      assert.equal(fast, true, `${url} ${JSON.stringify(variant)} should take the fast path`)
+    }
+  }
+})
+
+test('anything else is left to Fastify, which answers it as before', async (t) => {
+  const counted = await buildCountedApp()
+  t.after(() => counted.app.close())
+  for (const [options, status] of FASTIFY_CASES) {
+    const { fast, response } = await compareBothWays(counted, options)
+    assert.equal(fast, false, `${options.method ?? 'GET'} ${options.url as string} should go to Fastify`)
+    assert.equal(response.statusCode, status, options.url as string)
+  }
+})
+
+test('both paths draw on one quota per client; past it, the 429 is Fastify\'s', async (t) => {
+  const counted = await buildCountedApp({ RATE_LIMIT_MAX: '3' })
+  t.after(() => counted.app.close())
+  const remaining = []
+  remaining.push((await counted.viaServer('/v1/exams/2020/questions/1')).headers['ratelimit-remaining'])
+  remaining.push((await counted.app.inject('/v1/exams/2020')).headers['ratelimit-remaining'])
+  remaining.push((await counted.viaServer('/v1/exams')).headers['ratelimit-remaining'])
+  assert.deepEqual(remaining, ['2', '1', '0'])
+  const refused = await counted.viaServer('/v1/exams/2020/questions/1')
+  assert.equal(refused.statusCode, 429)
+  assert.equal(refused.json().error.code, 'rate_limit_exceeded')
+  assert.match(String(refused.headers['retry-after']), /^\d+$/)
+  assert.equal(refused.headers['ratelimit-remaining'], '0')
+  // Another address is another client, on the fast path too.
+  const other = await counted.viaServer({ url: '/v1/exams', remoteAddress: '192.0.2.77' })
+  assert.equal(other.statusCode, 200)
+  assert.equal(other.headers['ratelimit-remaining'], '2')
+})
+
+test('TRUST_PROXY as a hop count believes that many proxies, on both paths', async (t) => {
+  const counted = await buildCountedApp({ RATE_LIMIT_MAX: '1', TRUST_PROXY: '1' })
+  t.after(() => counted.app.close())
+  const behindBalancer = (client: string, via: 'server' | 'fastify') => {
+    const options = { url: '/v1/exams', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': `203.0.113.9, ${client}` } }
+    return via === 'server' ? counted.viaServer(options) : counted.app.inject(options)
+  }
+  assert.equal((await behindBalancer('198.51.100.1', 'server')).statusCode, 200)
+  assert.equal((await behindBalancer('198.51.100.2', 'server')).statusCode, 200, 'another client behind the balancer has its own quota')
+  assert.equal((await behindBalancer('198.51.100.3', 'fastify')).statusCode, 200)
+  assert.equal((await behindBalancer('198.51.100.1', 'server')).statusCode, 429)
+  assert.equal((await behindBalancer('198.51.100.2', 'fastify')).statusCode, 429)
+})
+
+test('fast answers get the same one access-log line, with ids unique across both paths', async (t) => {
+  const counted = await buildCountedApp({ LOG_LEVEL: 'info' })
+  t.after(() => counted.app.close())
+  const urls = ['/v1/exams/2020/questions/1', '/v1/exams/1999', '/v1/exams?x=1']
+  for (const url of urls) await counted.viaServer(url)
+  const lines = counted.logs.filter((line) => line.msg === 'request')
+  assert.deepEqual(lines.map((line) => [line.method, line.url, line.statusCode, line.ip]), [
+    ['GET', urls[0], 200, '127.0.0.1'],
+    ['GET', urls[1], 404, '127.0.0.1'],
+    ['GET', urls[2], 200, '127.0.0.1']
+  ])
+  for (const line of lines) {
+    assert.match(String(line.reqId), /^req-[0-9a-z]+$/)
+    assert.equal(typeof line.responseTimeMs, 'number')
+  }
+  assert.equal(new Set(lines.map((line) => line.reqId)).size, urls.length)
+})
+
+test('over a real socket, the fast path answers with the same bytes', async (t) => {
+  const counted = await buildCountedApp()
+  t.after(() => counted.app.close())
+  await counted.app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = counted.app.server.address() as AddressInfo
+  const get = (path: string, method = 'GET') => new Promise<{ status: number, headers: IncomingHttpHeaders, body: Buffer }>((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, path, method }, (incoming) => {
+      const chunks: Buffer[] = []
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }))
+    })
+    outgoing.on('error', reject)
+    outgoing.end()
+  })
+  for (const url of ['/v1/exams/2020/questions/12', '/v1/exams/2020/questions?limit=3']) {
+    const before = counted.fastifySaw()
+    const real = await get(url)
+    const head = await get(url, 'HEAD')
+    assert.equal(counted.fastifySaw(), before, `${url} should take the fast path`)
+    const reference = await counted.app.inject(url)
+    assert.equal(real.status, 200)
+    assert.deepEqual(real.body, reference.rawPayload)
+    assert.deepEqual(comparable(real.headers), comparable(reference.headers))
+    assert.equal(head.status, 200)
+    assert.equal(head.body.length, 0)
+    assert.deepEqual(comparable(head.headers), comparable(reference.headers))
+  }
+})
+
+test('full dataset: every question and every first page answers the same both ways', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async (t) => {
+  const counted = await buildCountedApp({}, FULL_DATA_DIR)
+  t.after(() => counted.app.close())
+  const exams = (await counted.app.inject('/v1/exams')).json() as Array<{ year: number, languages: Array<{ value: string }> }>
+  let compared = 0
+  for (const { year, languages } of exams) {
+    const detail = (await counted.app.inject(`/v1/exams/${year}`)).json() as { questions: Array<{ index: number }> }
+    const indexes = [...new Set(detail.questions.map((question) => question.index))]
+    for (const language of languages.length === 0 ? [undefined] : languages.map((option) => option.value)) {
+      const query = language === undefined ? '' : `?language=${language}`
+      const pageResult = await compareBothWays(counted, { url: `/v1/exams/${year}/questions${query}${query === '' ? '?' : '&'}limit=50` })
+      assert.equal(pageResult.fast, true)
+      for (const index of indexes) {
+        const { fast, response } = await compareBothWays(counted, { url: `/v1/exams/${year}/questions/${index}${query}` })
+        // An index held only in another language is a 404, which is Fastify's to write.
+        assert.equal(fast, response.statusCode === 200, `${year}/${index}${query}`)
+        compared++
+      }
+    }
+  }
+  assert.ok(compared > 2_700, `compared ${compared} questions`)
+})

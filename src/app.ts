@@ -7,13 +7,13 @@ import type { Catalog } from './data/catalog.ts'
 import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
-import { rateLimit, requestCounter } from './http/plugins/rate-limit.ts'
+import { rateLimit, type RequestCounter } from './http/plugins/rate-limit.ts'
 import { logsRequests, nextRequestId, requestLogging } from './http/plugins/request-logging.ts'
 import { installGracefulClose } from './http/graceful-close.ts'
 import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
 import { ExamAnswers } from './http/exam-answers.ts'
-import { FastPath, fastPathServerFactory, installFastPath, type CountRequest } from './http/fast-path.ts'
+import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { examRoutes } from './http/routes/exams.ts'
 import { fileRoutes } from './http/routes/files.ts'
@@ -79,7 +79,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady }: AppOptions) => {
   const answers = new ExamAnswers(catalog, new PreparedCatalog(catalog))
-  let countRequest: CountRequest | undefined
+  let requestCounter: RequestCounter | undefined
 
   installErrorHandling(fastify, config.publicUrl)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
@@ -107,7 +107,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
       await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
-      countRequest = requestCounter(v1)
+      requestCounter = v1.requestCounter
     }
     await v1.register(examRoutes, { answers, cacheControl: JSON_CACHE_CONTROL })
   }, { prefix: '/v1' })
@@ -131,7 +131,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     answers,
     cacheControl: JSON_CACHE_CONTROL,
     trustProxy: trustProxyFunction(config.trustProxy),
-    countRequest,
+    requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.

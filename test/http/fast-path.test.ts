@@ -173,11 +173,15 @@ test('anything else is left to Fastify, which answers it as before', async (t) =
 test('both paths draw on one quota per client; past it, the 429 is Fastify\'s', async (t) => {
   const counted = await buildCountedApp({ RATE_LIMIT_MAX: '3' })
   t.after(() => counted.app.close())
-  const remaining = []
-  remaining.push((await counted.viaServer('/v1/exams/2020/questions/1')).headers['ratelimit-remaining'])
-  remaining.push((await counted.app.inject('/v1/exams/2020')).headers['ratelimit-remaining'])
-  remaining.push((await counted.viaServer('/v1/exams')).headers['ratelimit-remaining'])
-  assert.deepEqual(remaining, ['2', '1', '0'])
+  const answers = [
+    await counted.viaServer('/v1/exams/2020/questions/1'),
+    await counted.app.inject('/v1/exams/2020'),
+    await counted.viaServer('/v1/exams')
+  ]
+  assert.deepEqual(answers.map((answer) => answer.headers['ratelimit-remaining']), ['2', '1', '0'])
+  assert.deepEqual(answers.map((answer) => answer.headers['ratelimit-limit']), ['3', '3', '3'])
+  // One window, begun by the first request: a minute from then, whichever path answered.
+  assert.deepEqual(answers.map((answer) => answer.headers['ratelimit-reset']), ['60', '60', '60'])
   const refused = await counted.viaServer('/v1/exams/2020/questions/1')
   assert.equal(refused.statusCode, 429)
   assert.equal(refused.json().error.code, 'rate_limit_exceeded')
@@ -187,6 +191,16 @@ test('both paths draw on one quota per client; past it, the 429 is Fastify\'s', 
   const other = await counted.viaServer({ url: '/v1/exams', remoteAddress: '192.0.2.77' })
   assert.equal(other.statusCode, 200)
   assert.equal(other.headers['ratelimit-remaining'], '2')
+})
+
+test('on the fast path too, IPv6 clients are counted per /64 and an IPv4-mapped address is its IPv4 client', async (t) => {
+  const counted = await buildCountedApp({ RATE_LIMIT_MAX: '2' })
+  t.after(() => counted.app.close())
+  const from = async (remoteAddress: string) => (await counted.viaServer({ url: '/v1/exams', remoteAddress })).statusCode
+  assert.deepEqual([await from('2001:db8:1:2::1'), await from('2001:db8:1:2:abcd::3'), await from('2001:db8:1:2::9')], [200, 200, 429])
+  assert.equal(await from('2001:db8:1:3::1'), 200, 'another /64')
+  assert.deepEqual([await from('192.0.2.5'), await from('::ffff:192.0.2.5'), await from('::ffff:192.0.2.5')], [200, 200, 429])
+  assert.equal(counted.fastifySaw(), 2, 'only the two refusals reached Fastify')
 })
 
 test('TRUST_PROXY as a hop count believes that many proxies, on both paths', async (t) => {

@@ -1,9 +1,9 @@
-import fastifyRateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fastifyRateLimit, { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type { Redis, Result } from 'ioredis'
+import { LRUCache } from 'lru-cache'
 import { ApiError } from '../errors.ts'
-import type { CountRequest } from '../fast-path.ts'
 import { connectRedis, type RedisOutageLog } from './redis.ts'
 
 /**
@@ -54,6 +54,40 @@ declare module 'ioredis' {
   }
 }
 
+/** One client's fixed window: when it began and how many requests it has counted. */
+interface CounterWindow {
+  startedAt: number
+  count: number
+}
+
+/**
+ * The in-memory store: a fixed window per key in an LRU of at most `maxClients` keys. Answers
+ * synchronously, so the fast path counts a request without a promise or a microtask. Same
+ * arithmetic as @fastify/rate-limit's own LocalStore (which is not part of its public API).
+ */
+class MemoryCounterStore implements FastifyRateLimitStore {
+  readonly #windows: LRUCache<string, CounterWindow>
+
+  constructor (maxClients: number) {
+    this.#windows = new LRUCache({ max: maxClients })
+  }
+
+  incr (key: string, callback: (error: Error | null, result?: { current: number, ttl: number }) => void, timeWindow: number): void {
+    const now = Date.now()
+    let window = this.#windows.get(key)
+    if (window === undefined || window.startedAt + timeWindow <= now) {
+      window = { startedAt: now, count: 0 }
+      this.#windows.set(key, window)
+    }
+    window.count++
+    callback(null, { current: window.count, ttl: window.startedAt + timeWindow - now })
+  }
+
+  child (): FastifyRateLimitStore {
+    return this
+  }
+}
+
 /**
  * The shared store: counts in Redis and tells the outage log how each round trip went, so an
  * outage is reported once and its end noticed on the first request that counts again.
@@ -89,13 +123,80 @@ function describeWindow (windowMs: number): string {
   return seconds === 1 ? '1 second' : `${seconds} seconds`
 }
 
+/** IPv6 keys already worked out; cleared when full, so it stays small whatever the traffic. */
+const ipv6Keys = new Map<string, string>()
+const IPV6_KEYS_MAX = 10_000
+
+/**
+ * The rate-limit key of a client address: @fastify/rate-limit's normalizeIP (IPv6 grouped by /64,
+ * IPv4-mapped IPv6 as IPv4), used by both paths. normalizeIP costs about 12 us for an IPv4-mapped
+ * address (every IPv4 client of a server listening on `::`), so IPv6 results are remembered;
+ * an IPv4 address is its own key.
+ */
+export function clientKey (address: string): string {
+  if (!address.includes(':')) return address
+  let key = ipv6Keys.get(address)
+  if (key === undefined) {
+    if (ipv6Keys.size >= IPV6_KEYS_MAX) ipv6Keys.clear()
+    key = normalizeIP(address)
+    ipv6Keys.set(address, key)
+  }
+  return key
+}
+
+/** A client's standing after counting one request, as the RateLimit-* headers tell it. */
+export interface RateLimitState {
+  limit: number
+  remaining: number
+  resetSeconds: number
+  exceeded: boolean
+}
+
+/**
+ * The one quota store of the app and how a request is counted in it: @fastify/rate-limit counts
+ * the Fastify routes through it, and the fast path (src/http/fast-path.ts) counts its own
+ * requests with `count`, by the same key and with the plugin's arithmetic, so a client has one
+ * quota whichever path answers it.
+ */
+export class RequestCounter {
+  readonly max: number
+  readonly windowMs: number
+  readonly store: FastifyRateLimitStore
+
+  constructor (max: number, windowMs: number, store: FastifyRateLimitStore) {
+    this.max = max
+    this.windowMs = windowMs
+    this.store = store
+  }
+
+  /**
+   * Counts one request of a client address; calls back with its state, at once with the memory
+   * store. If the store fails the request is not counted (the plugin's skipOnError).
+   */
+  count (clientAddress: string, callback: (state: RateLimitState) => void): void {
+    this.store.incr(clientKey(clientAddress), (error, result) => {
+      const current = error === null && result !== undefined ? result.current : 0
+      const ttl = error === null && result !== undefined ? result.ttl : 0
+      callback({ limit: this.max, remaining: Math.max(0, this.max - current), resetSeconds: Math.ceil(ttl / 1000), exceeded: current > this.max })
+    }, this.windowMs, this.max)
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The quota store of the routes this scope counts (set by the rateLimit plugin). */
+    requestCounter: RequestCounter
+  }
+}
+
 /**
  * Rate limiting per client address (`request.ip`: the socket's, or what TRUST_PROXY allows to
  * be believed; IPv6 clients are counted per /64). Applies to the routes of the scope it is
  * registered in, which is how only the /v1 exam routes are counted. Every counted answer, errors
  * included, carries RateLimit-Limit/-Remaining/-Reset; a refusal is the contract's 429 with
  * Retry-After in seconds. With REDIS_URL the counters are shared; if Redis fails, requests are
- * served uncounted (logged once per outage) rather than refused.
+ * served uncounted (logged once per outage) rather than refused. Decorates the scope with its
+ * `requestCounter`, for the fast path.
  * @see https://github.com/fastify/fastify-rate-limit
  * @example await scope.register(rateLimit, { max: 600, windowMs: 60_000 })
  */
@@ -103,19 +204,20 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
   if (!Number.isInteger(max) || max < 1) throw new Error(`rate limit max must be an integer of at least 1, got ${max}`)
   if (!Number.isInteger(windowMs) || windowMs < 1) throw new Error(`rate limit window must be at least 1 ms, got ${windowMs}`)
 
-  let store: (new () => FastifyRateLimitStore) | undefined
-  if (redisUrl !== undefined) {
+  let store: FastifyRateLimitStore
+  if (redisUrl === undefined) {
+    store = new MemoryCounterStore(localStoreMaxClients)
+  } else {
     const redis = await connectRedis(redisUrl, scope.log)
     redis.client.defineCommand(INCREMENT_COMMAND, { numberOfKeys: 1, lua: INCREMENT_SCRIPT })
     scope.addHook('onClose', async () => {
       await redis.close()
       scope.log.info('Redis connection closed')
     })
-    // @fastify/rate-limit builds its store with `new Store(options)`; this binds ours to the connection.
-    store = class extends RedisCounterStore {
-      constructor () { super(redis.client, redis.outage) }
-    }
+    store = new RedisCounterStore(redis.client, redis.outage)
   }
+  const counter = new RequestCounter(max, windowMs, store)
+  scope.decorate('requestCounter', counter)
 
   await scope.register(fastifyRateLimit, {
     global: true,
@@ -123,9 +225,10 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     timeWindow: windowMs,
     // Before anything else of the route runs, so a refused request costs nothing more.
     hook: 'onRequest',
-    cache: localStoreMaxClients,
-    store,
+    // @fastify/rate-limit builds its store with `new Store(options)`; this hands it the counter's own.
+    store: sharedStore(store),
     skipOnError: true,
+    keyGenerator: (request) => clientKey(request.ip),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, { ttl }) => {
       const seconds = Math.max(1, Math.ceil(ttl / 1000))
@@ -135,24 +238,7 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
   })
 }, { name: 'enem-rate-limit', fastify: '5.x' })
 
-/** The request-like object createRateLimit reads: the client address (for the key) and route options (for a group id). */
-interface CountedRequest {
-  ip: string
-  routeOptions: Record<string, never>
-}
-
-/**
- * Counts a request of the fast path (src/http/fast-path.ts) against the same quota and store as
- * the routes of `scope`, through the plugin's documented createRateLimit. Call after registering
- * rateLimit in `scope`.
- */
-export function requestCounter (scope: FastifyInstance): CountRequest {
-  const check = scope.createRateLimit()
-  return (ip) => {
-    const request: CountedRequest = { ip, routeOptions: {} }
-    return check(request as unknown as FastifyRequest).then((result) => {
-      if (result.isAllowed) throw new Error('rate limit: no allow list is configured, yet a client was allowed')
-      return { limit: result.max, remaining: result.remaining, resetSeconds: result.ttlInSeconds, exceeded: result.isExceeded }
-    })
-  }
+/** A store "class" whose every instance is this one store (a constructor that returns an object yields that object). */
+function sharedStore (store: FastifyRateLimitStore): FastifyRateLimitStoreCtor {
+  return function SharedStore () { return store } as unknown as FastifyRateLimitStoreCtor
 }

@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
@@ -21,11 +21,11 @@ interface ServerProcess {
 }
 
 /**
- * Starts `node --import tsx src/server.ts` as production would, on a port the system picks (the
- * server logs it with "ready"), with the built-in sample dataset. The process is killed when the
- * test ends, whatever happened.
+ * Starts `node --import tsx src/server.ts` (or, with `build`, the production bundle
+ * `node dist/server.js`) on a port the system picks (the server logs it with "ready"), with the
+ * built-in sample dataset. The process is killed when the test ends, whatever happened.
  */
-async function startServer (t: TestContext, env: Record<string, string>): Promise<ServerProcess> {
+async function startServer (t: TestContext, env: Record<string, string>, { build = false } = {}): Promise<ServerProcess> {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -37,7 +37,8 @@ async function startServer (t: TestContext, env: Record<string, string>): Promis
     ...env
   }
   delete childEnv.NODE_TEST_CONTEXT
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const entry = build ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts']
+  const child = spawn(process.execPath, entry, { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   const exit = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }))
   t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
 
@@ -197,4 +198,32 @@ test('the access log has one JSON line per request, with its id, method, URL, st
   }
   assert.equal(new Set(requests.map((line) => line.reqId)).size, 3)
   assert.ok(!server.logs.some((line) => line.msg === 'incoming request' || line.msg === 'request completed'), 'Fastify\'s two lines per request are off')
+})
+
+test('the production bundle (npm run build) starts and serves, and loads Scalar and ioredis when first needed', async (t) => {
+  const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  assert.equal(built.status, 0, built.stderr)
+  const redisUp = await redisReachable()
+  const keyPrefix = uniqueKeyPrefix()
+  t.after(() => redisUp ? deleteKeys(keyPrefix) : undefined)
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100', ...(redisUp ? { REDIS_URL: redisUrl(keyPrefix) } : {}) }, { build: true })
+  const base = `http://127.0.0.1:${server.port}`
+
+  const question = await fetch(`${base}/v1/exams/2020/questions/12?language=ingles`)
+  assert.equal(question.status, 200)
+  assert.equal((await question.json() as { index: number }).index, 12)
+  assert.equal(question.headers.get('ratelimit-remaining'), '99')
+  const missing = await fetch(`${base}/v1/exams/1999`)
+  assert.equal(missing.status, 404)
+  assert.equal((await missing.json() as { error: { code: string } }).error.code, 'not_found')
+  const docs = await fetch(`${base}/docs`)
+  assert.equal(docs.status, 200)
+  assert.match(await docs.text(), /<html/i)
+  const openapi = await fetch(`${base}/v1/openapi.json`)
+  assert.equal((await openapi.json() as { openapi: string }).openapi, '3.1.0')
+
+  server.child.kill('SIGTERM')
+  assert.equal((await server.exit).code, 0)
+  if (redisUp) assert.ok(server.logs.some((line) => line.msg === 'Redis connection closed'), 'counted in Redis through the lazily loaded ioredis')
+  else t.diagnostic(NO_REDIS_MESSAGE)
 })

@@ -1,0 +1,27 @@
+import { rmSync } from 'node:fs'
+import { build } from 'esbuild'
+
+/*
+ * `npm run build`: the production server as one ES module, dist/server.js. Bundled because start-up
+ * is mostly module loading: Node 20 resolves and links each ESM file on its own, and TypeBox alone
+ * is some 700 of them. Measured on the full dataset, spawn to ready went from about 1.9 s (tsc's
+ * one file per source file, packages from node_modules) to about 1.1 s on the same busy machine.
+ * Type checking is `npm run typecheck` (part of `npm test`); esbuild only strips the types.
+ */
+
+rmSync('dist', { recursive: true, force: true })
+await build({
+  entryPoints: ['src/server.ts'],
+  outfile: 'dist/server.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Imported on first use only (a REDIS_URL, a visit to /docs): they stay in node_modules, off the start-up path.
+  external: ['ioredis', '@scalar/fastify-api-reference'],
+  // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Stack traces name the TypeScript source with NODE_OPTIONS=--enable-source-maps.
+  sourcemap: true,
+  logLevel: 'warning'
+})

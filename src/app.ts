@@ -20,6 +20,7 @@ import { fileRoutes } from './http/routes/files.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
+import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
 
 export interface AppOptions {
   config: Config
@@ -81,6 +82,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const answers = new ExamAnswers(catalog, new PreparedCatalog(catalog))
   let requestCounter: RequestCounter | undefined
 
+  fastify.setValidatorCompiler(typeBoxValidatorCompiler)
+  fastify.setSerializerCompiler(jsonSerializerCompiler)
   installErrorHandling(fastify, config.publicUrl)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: ALLOWED_METHODS })

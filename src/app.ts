@@ -132,6 +132,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
 
   const fastPath = new FastPath({
     answers,
+    publicUrl: config.publicUrl,
     cacheControl: JSON_CACHE_CONTROL,
     trustProxy: trustProxyFunction(config.trustProxy),
     requestCounter,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { clientAddress, type TrustProxy } from './client-address.ts'
+import { ApiError, errorBody } from './errors.ts'
 import { CORS_HEADERS } from './plugins/cors.ts'
 import type { ExamAnswers } from './exam-answers.ts'
 import { preparedAnswer, type PreparedAnswer, type PreparedBody } from './prepared-body.ts'
@@ -9,26 +10,29 @@ import type { RateLimitState, RequestCounter } from './plugins/rate-limit.ts'
 import { INTEGER_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
 
 /*
- * The fast path: successful answers of the four exam endpoints, written straight to Node's
- * response without going through Fastify's request pipeline.
+ * The fast path: answers of the four exam endpoints to well-formed requests (the prepared bodies,
+ * and the 404s and 422s of values that name nothing), written straight to Node's response without
+ * going through Fastify's request pipeline.
  *
  * Why: these answers are prepared bytes, so what a request costs is the framework around them.
  * Measured on one core (bench/, docs in the README's "Performance"), our routes on Fastify, even
  * without a plugin, answered at about 0.6 of what a bare node:http server sends from memory; the
  * issue asks for 0.8. The fast path does only what these requests need, with the app's own parts:
  * ExamAnswers picks the body (the same calls the routes make), preparedAnswer negotiates ETag and
- * encoding (the same function sendPrepared uses), and the rate limit counts in the very store
- * @fastify/rate-limit counts the routes in (RequestCounter), so a client has one quota.
+ * encoding (the same function sendPrepared uses), error bodies come from the error handler's
+ * errorBody, and the rate limit counts in the very store @fastify/rate-limit counts the routes in
+ * (RequestCounter), so a client has one quota.
  *
  * What it does not understand, it hands to Fastify untouched: any method but GET and HEAD, any
- * other path, a value off the grammar, percent-encoding, a repeated or bare parameter, a request
- * with a body, a 422 or a 404, a client over its limit, and everything while the server closes.
- * Those get Fastify's whole pipeline, so every error answer has exactly one source. A test
- * (test/http/fast-path.test.ts) sends the same requests both ways and compares the answers.
+ * other path, a value off the grammar (400), percent-encoding, a repeated or bare parameter, a
+ * request with a body, a client over its limit (429), and everything while the server closes.
+ * A test (test/http/fast-path.test.ts) sends the same requests both ways and compares the answers.
  */
 
 export interface FastPathOptions {
   answers: ExamAnswers
+  /** Base of the docUrl of error bodies. */
+  publicUrl: string
   /** Cache-Control of every answer it sends (the routes' own). */
   cacheControl: string
   trustProxy: TrustProxy
@@ -58,8 +62,16 @@ const CONSTANT_HEADERS = {
   'x-content-type-options': 'nosniff'
 } as const
 
+/** Those of every error answer, as the error handler and the onSend hook give them (Content-Length aside). */
+const ERROR_HEADERS: ReadonlyArray<string | number> = Object.entries({
+  ...CONSTANT_HEADERS,
+  'cache-control': 'no-store',
+  'content-type': 'application/json; charset=utf-8'
+}).flat()
+
 export class FastPath {
   readonly #answers: ExamAnswers
+  readonly #publicUrl: string
   readonly #cacheControl: string
   readonly #trustProxy: TrustProxy
   readonly #requestCounter: RequestCounter | undefined
@@ -72,8 +84,9 @@ export class FastPath {
    */
   readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
 
-  constructor ({ answers, cacheControl, trustProxy, requestCounter, accessLog }: FastPathOptions) {
+  constructor ({ answers, publicUrl, cacheControl, trustProxy, requestCounter, accessLog }: FastPathOptions) {
     this.#answers = answers
+    this.#publicUrl = publicUrl
     this.#cacheControl = cacheControl
     this.#trustProxy = trustProxy
     this.#requestCounter = requestCounter
@@ -88,51 +101,63 @@ export class FastPath {
   /** Answers the request if it is one of the fast path's, otherwise hands it to `fallback` as it came. */
   dispatch (request: IncomingMessage, response: ServerResponse, fallback: Fallback): void {
     const startedAt = this.#accessLog === undefined ? 0 : performance.now()
-    const body = this.#open ? this.#bodyFor(request) : undefined
-    const client = body === undefined ? undefined : clientAddress(request, this.#trustProxy)
-    if (body === undefined || client === undefined) {
+    const answer = this.#open ? this.#answerFor(request) : undefined
+    const client = answer === undefined ? undefined : clientAddress(request, this.#trustProxy)
+    if (answer === undefined || client === undefined) {
       fallback(request, response)
       return
     }
     if (this.#requestCounter === undefined) {
-      this.#send(request, response, body, client, undefined, startedAt)
+      this.#send(request, response, answer, client, undefined, startedAt)
       return
     }
     this.#requestCounter.count(client, (state) => {
       // Over the limit: Fastify's limiter counts it again (it stays over) and writes the 429.
       if (state.exceeded) fallback(request, response)
-      else this.#send(request, response, body, client, state, startedAt)
+      else this.#send(request, response, answer, client, state, startedAt)
     })
   }
 
-  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody, client: string, limit: RateLimitState | undefined, startedAt: number): void {
-    const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
-    let headers = this.#headerLists.get(answer)
-    if (headers === undefined) {
-      headers = this.#headerList(answer)
-      this.#headerLists.set(answer, headers)
+  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ApiError, client: string, limit: RateLimitState | undefined, startedAt: number): void {
+    let statusCode: number
+    let headers: Array<string | number>
+    let payload: Buffer | undefined
+    if (body instanceof ApiError) {
+      statusCode = body.statusCode
+      payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, body.statusCode, body.message)))
+      headers = [...ERROR_HEADERS, ...Object.entries(body.headers).flat(), 'content-length', payload.length]
+    } else {
+      const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
+      statusCode = answer.statusCode
+      payload = answer.payload
+      headers = this.#headerLists.get(answer) ?? this.#headerList(answer)
     }
     if (limit !== undefined) {
       headers = headers.slice()
       headers.push('ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds)
     }
-    response.writeHead(answer.statusCode, headers)
-    response.end(answer.payload)
+    response.writeHead(statusCode, headers)
+    response.end(payload)
     if (this.#accessLog !== undefined) {
-      this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, answer.statusCode, performance.now() - startedAt, client), 'request')
+      this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client), 'request')
     }
   }
 
-  /** Every header of an answer but the rate limit's, as the flat list writeHead takes. */
+  /** Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the next time. */
   #headerList (answer: PreparedAnswer): Array<string | number> {
     const headers: Record<string, string | number> = { ...CONSTANT_HEADERS, 'cache-control': this.#cacheControl, ...answer.headers }
     // A 304 has no body and, as Fastify sends it, no Content-Length.
     if (answer.payload !== undefined) headers['content-length'] = answer.payload.length
-    return Object.entries(headers).flat()
+    const list = Object.entries(headers).flat()
+    this.#headerLists.set(answer, list)
+    return list
   }
 
-  /** The body answering this request, or undefined when the request is not the fast path's to answer. */
-  #bodyFor (request: IncomingMessage): PreparedBody | undefined {
+  /**
+   * The body answering this request, or the 404/422 ExamAnswers raised for it; undefined when the
+   * request is not the fast path's to answer.
+   */
+  #answerFor (request: IncomingMessage): PreparedBody | ApiError | undefined {
     const { method, url } = request
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > MAX_URL_LENGTH || !url.startsWith(PREFIX)) return undefined
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
@@ -165,9 +190,10 @@ export class FastPath {
         default:
           return undefined
       }
-    } catch {
-      // A 422 or 404 (or anything unforeseen): Fastify's pipeline writes every error answer.
-      return undefined
+    } catch (error) {
+      // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
+      // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
+      return error instanceof ApiError && error.statusCode < 500 ? error : undefined
     }
   }
 }

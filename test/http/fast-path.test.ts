@@ -101,6 +101,23 @@ const FAST_URLS = [
   '/v1/exams/2023/questions/2?cache=no'
 ]
 
+/** Well-formed requests whose values name nothing: the fast path answers their 404 or 422 too. */
+const FAST_ERRORS: Array<[string, number]> = [
+  ['/v1/exams/1999', 404],
+  ['/v1/exams/0', 422],
+  ['/v1/exams/-1/questions', 422],
+  ['/v1/exams/2020/questions?limit=0', 422],
+  ['/v1/exams/2020/questions?limit=51', 422],
+  ['/v1/exams/2020/questions?offset=-1', 422],
+  ['/v1/exams/2020/questions?language=frances', 422],
+  ['/v1/exams/2011/questions?language=ingles', 422],
+  ['/v1/exams/2020/questions?discipline=astrologia', 422],
+  ['/v1/exams/2020/questions/999', 404],
+  ['/v1/exams/2020/questions/0', 422],
+  ['/v1/exams/2020/questions/1?language=frances', 422],
+  ['/v1/exams/1999/questions/1?language=ingles', 404]
+]
+
 /** Requests the fast path must leave to Fastify, with the status Fastify gives them. */
 const FASTIFY_CASES: Array<[InjectOptions, number]> = [
   [{ url: '/v1/exams/' }, 200],
@@ -108,22 +125,11 @@ const FASTIFY_CASES: Array<[InjectOptions, number]> = [
   [{ url: '/v1/exams/2020/questions/1/' }, 200],
   [{ url: '/v1/exams/2020/questions?language=ingl%65s' }, 200],
   [{ url: '/v1/exams/2020/questions?language=ingles+' }, 400],
-  [{ url: '/v1/exams/1999' }, 404],
-  [{ url: '/v1/exams/0' }, 422],
   [{ url: '/v1/exams/02020' }, 400],
-  [{ url: '/v1/exams/-1/questions' }, 422],
-  [{ url: '/v1/exams/2020/questions?limit=0' }, 422],
-  [{ url: '/v1/exams/2020/questions?limit=51' }, 422],
   [{ url: '/v1/exams/2020/questions?limit=abc' }, 400],
   [{ url: '/v1/exams/2020/questions?limit=' }, 400],
   [{ url: '/v1/exams/2020/questions?limit' }, 400],
   [{ url: '/v1/exams/2020/questions?limit=1&limit=2' }, 400],
-  [{ url: '/v1/exams/2020/questions?offset=-1' }, 422],
-  [{ url: '/v1/exams/2020/questions?language=frances' }, 422],
-  [{ url: '/v1/exams/2011/questions?language=ingles' }, 422],
-  [{ url: '/v1/exams/2020/questions?discipline=astrologia' }, 422],
-  [{ url: '/v1/exams/2020/questions/999' }, 404],
-  [{ url: '/v1/exams/2020/questions/0' }, 422],
   [{ url: '/v1/exams/2020/questions/1?language=INGLES' }, 400],
   [{ url: '/v1/Exams' }, 404],
   [{ url: '/v1/examsx' }, 404],
@@ -157,6 +163,21 @@ test('the fast path answers every plain successful exam request exactly as the F
       const { fast } = await compareBothWays(counted, variant)
       assert.equal(fast, true, `${url} ${JSON.stringify(variant)} should take the fast path`)
     }
+  }
+})
+
+test('the 404s and 422s of well-formed requests are the fast path\'s too, with the same error body and headers', async (t) => {
+  const counted = await buildCountedApp()
+  t.after(() => counted.app.close())
+  for (const [url, status] of FAST_ERRORS) {
+    for (const options of [{ url }, { url, method: 'HEAD' as const }, { url, headers: { 'accept-encoding': 'br', 'if-none-match': '*' } }]) {
+      const { fast, response } = await compareBothWays(counted, options)
+      assert.equal(fast, true, `${url} ${JSON.stringify(options)} should take the fast path`)
+      assert.equal(response.statusCode, status, url)
+    }
+    const body = (await counted.viaServer(url)).json() as { error: { code: string, docUrl: string } }
+    assert.equal(body.error.code, status === 404 ? 'not_found' : 'unprocessable_entity')
+    assert.equal(body.error.docUrl, `${TEST_PUBLIC_URL}/docs#errors-${body.error.code.replaceAll('_', '-')}`)
   }
 })
 
@@ -220,13 +241,14 @@ test('TRUST_PROXY as a hop count believes that many proxies, on both paths', asy
 test('fast answers get the same one access-log line, with ids unique across both paths', async (t) => {
   const counted = await buildCountedApp({ LOG_LEVEL: 'info' })
   t.after(() => counted.app.close())
-  const urls = ['/v1/exams/2020/questions/1', '/v1/exams/1999', '/v1/exams?x=1']
+  const urls = ['/v1/exams/2020/questions/1', '/v1/exams/1999', '/v1/exams?x=1', '/v1/exams/abc']
   for (const url of urls) await counted.viaServer(url)
   const lines = counted.logs.filter((line) => line.msg === 'request')
   assert.deepEqual(lines.map((line) => [line.method, line.url, line.statusCode, line.ip]), [
     ['GET', urls[0], 200, '127.0.0.1'],
     ['GET', urls[1], 404, '127.0.0.1'],
-    ['GET', urls[2], 200, '127.0.0.1']
+    ['GET', urls[2], 200, '127.0.0.1'],
+    ['GET', urls[3], 400, '127.0.0.1']
   ])
   for (const line of lines) {
     assert.match(String(line.reqId), /^req-[0-9a-z]+$/)
@@ -278,8 +300,9 @@ test('full dataset: every question and every first page answers the same both wa
       assert.equal(pageResult.fast, true)
       for (const index of indexes) {
         const { fast, response } = await compareBothWays(counted, { url: `/v1/exams/${year}/questions/${index}${query}` })
-        // An index held only in another language is a 404, which is Fastify's to write.
-        assert.equal(fast, response.statusCode === 200, `${year}/${index}${query}`)
+        // An index held only in another language is a 404, answered on the fast path too.
+        assert.equal(fast, true, `${year}/${index}${query}`)
+        assert.ok(response.statusCode === 200 || response.statusCode === 404, `${year}/${index}${query}`)
         compared++
       }
     }

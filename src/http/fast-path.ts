@@ -62,6 +62,18 @@ const CONSTANT_HEADERS = {
   'x-content-type-options': 'nosniff'
 } as const
 
+/** Most error answers kept by URL (each well under 1 KB with its key). */
+const ERROR_ANSWERS_MAX = 1_000
+
+/** An error answer ready to send: status, every header but the rate limit's, and the contract's error body. */
+class ErrorAnswer {
+  constructor (
+    readonly statusCode: number,
+    readonly headers: ReadonlyArray<string | number>,
+    readonly payload: Buffer
+  ) {}
+}
+
 /** Those of every error answer, as the error handler and the onSend hook give them (Content-Length aside). */
 const ERROR_HEADERS: ReadonlyArray<string | number> = Object.entries({
   ...CONSTANT_HEADERS,
@@ -83,6 +95,12 @@ export class FastPath {
    * prepared body); weak, so a page dropped from the page cache takes its list with it.
    */
   readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
+  /**
+   * Error answers by request URL. A 404 built afresh (the lookup, an exception, the message, the
+   * JSON) cost about twice the CPU of a prepared answer; clients that hit a missing URL tend to hit
+   * it again. Cleared when full, so a flood of distinct bad URLs costs memory for at most this many.
+   */
+  readonly #errorAnswers = new Map<string, ErrorAnswer>()
 
   constructor ({ answers, publicUrl, cacheControl, trustProxy, requestCounter, accessLog }: FastPathOptions) {
     this.#answers = answers
@@ -118,14 +136,12 @@ export class FastPath {
     })
   }
 
-  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ApiError, client: string, limit: RateLimitState | undefined, startedAt: number): void {
+  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ErrorAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {
     let statusCode: number
-    let headers: Array<string | number>
+    let headers: ReadonlyArray<string | number>
     let payload: Buffer | undefined
-    if (body instanceof ApiError) {
-      statusCode = body.statusCode
-      payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, body.statusCode, body.message)))
-      headers = [...ERROR_HEADERS, ...Object.entries(body.headers).flat(), 'content-length', payload.length]
+    if (body instanceof ErrorAnswer) {
+      ({ statusCode, headers, payload } = body)
     } else {
       const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
       statusCode = answer.statusCode
@@ -133,14 +149,22 @@ export class FastPath {
       headers = this.#headerLists.get(answer) ?? this.#headerList(answer)
     }
     if (limit !== undefined) {
-      headers = headers.slice()
-      headers.push('ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds)
+      headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
     }
-    response.writeHead(statusCode, headers)
+    response.writeHead(statusCode, headers as Array<string | number>)
     response.end(payload)
     if (this.#accessLog !== undefined) {
       this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client), 'request')
     }
+  }
+
+  /** The answer of an error, kept by URL: the same URL always meets the same error, and building one is costly. */
+  #rememberError (url: string, error: ApiError): ErrorAnswer {
+    const payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
+    const answer = new ErrorAnswer(error.statusCode, [...ERROR_HEADERS, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
+    if (this.#errorAnswers.size >= ERROR_ANSWERS_MAX) this.#errorAnswers.clear()
+    this.#errorAnswers.set(url, answer)
+    return answer
   }
 
   /** Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the next time. */
@@ -157,13 +181,16 @@ export class FastPath {
    * The body answering this request, or the 404/422 ExamAnswers raised for it; undefined when the
    * request is not the fast path's to answer.
    */
-  #answerFor (request: IncomingMessage): PreparedBody | ApiError | undefined {
+  #answerFor (request: IncomingMessage): PreparedBody | ErrorAnswer | undefined {
     const { method, url } = request
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > MAX_URL_LENGTH || !url.startsWith(PREFIX)) return undefined
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
     const { headers } = request
     if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) return undefined
     if (headers.host === undefined && request.httpVersion === '1.1') return undefined
+
+    const known = this.#errorAnswers.get(url)
+    if (known !== undefined) return known
 
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
@@ -193,7 +220,7 @@ export class FastPath {
     } catch (error) {
       // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
       // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
-      return error instanceof ApiError && error.statusCode < 500 ? error : undefined
+      return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, error) : undefined
     }
   }
 }

@@ -21,7 +21,10 @@ await build({
   external: ['ioredis', '@scalar/fastify-api-reference'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  // Stack traces name the TypeScript source with NODE_OPTIONS=--enable-source-maps.
+  // Less for V8 to parse at every start (about 50 ms). Identifiers are not renamed, so stack traces
+  // and profiles keep their names, and name the TypeScript source with NODE_OPTIONS=--enable-source-maps.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   logLevel: 'warning'
 })

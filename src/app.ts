@@ -136,7 +136,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     cacheControl: JSON_CACHE_CONTROL,
     trustProxy: trustProxyFunction(config.trustProxy),
     requestCounter,
-    accessLog: logsRequests(fastify.log) ? fastify.log : undefined
+    accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
+    errorLog: fastify.log
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', (done) => {

@@ -40,6 +40,8 @@ export interface FastPathOptions {
   requestCounter?: RequestCounter | undefined
   /** Where the access-log line goes; absent when the log level is quieter than info. */
   accessLog?: FastifyBaseLogger | undefined
+  /** Where a fault of the fast path itself is reported. */
+  errorLog?: FastifyBaseLogger | undefined
 }
 
 type Fallback = (request: IncomingMessage, response: ServerResponse) => void
@@ -88,6 +90,7 @@ export class FastPath {
   readonly #trustProxy: TrustProxy
   readonly #requestCounter: RequestCounter | undefined
   readonly #accessLog: FastifyBaseLogger | undefined
+  readonly #errorLog: FastifyBaseLogger | undefined
   #open = true
   /**
    * The headers of each answer sent so far, built once: assembling them per request was the
@@ -102,13 +105,14 @@ export class FastPath {
    */
   readonly #errorAnswers = new Map<string, ErrorAnswer>()
 
-  constructor ({ answers, publicUrl, cacheControl, trustProxy, requestCounter, accessLog }: FastPathOptions) {
+  constructor ({ answers, publicUrl, cacheControl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
     this.#answers = answers
     this.#publicUrl = publicUrl
     this.#cacheControl = cacheControl
     this.#trustProxy = trustProxy
     this.#requestCounter = requestCounter
     this.#accessLog = accessLog
+    this.#errorLog = errorLog
   }
 
   /** From now on every request goes to Fastify, which answers 503 while the server closes. */
@@ -118,22 +122,40 @@ export class FastPath {
 
   /** Answers the request if it is one of the fast path's, otherwise hands it to `fallback` as it came. */
   dispatch (request: IncomingMessage, response: ServerResponse, fallback: Fallback): void {
-    const startedAt = this.#accessLog === undefined ? 0 : performance.now()
-    const answer = this.#open ? this.#answerFor(request) : undefined
-    const client = answer === undefined ? undefined : clientAddress(request, this.#trustProxy)
-    if (answer === undefined || client === undefined) {
-      fallback(request, response)
-      return
+    try {
+      const startedAt = this.#accessLog === undefined ? 0 : performance.now()
+      const answer = this.#open ? this.#answerFor(request) : undefined
+      const client = answer === undefined ? undefined : clientAddress(request, this.#trustProxy)
+      if (answer === undefined || client === undefined) {
+        fallback(request, response)
+        return
+      }
+      if (this.#requestCounter === undefined) {
+        this.#send(request, response, answer, client, undefined, startedAt)
+        return
+      }
+      this.#requestCounter.count(client, (state) => {
+        try {
+          // Over the limit: Fastify's limiter counts it again (it stays over) and writes the 429.
+          if (state.exceeded) fallback(request, response)
+          else this.#send(request, response, answer, client, state, startedAt)
+        } catch (error) {
+          this.#failed(request, response, fallback, error)
+        }
+      })
+    } catch (error) {
+      this.#failed(request, response, fallback, error)
     }
-    if (this.#requestCounter === undefined) {
-      this.#send(request, response, answer, client, undefined, startedAt)
-      return
-    }
-    this.#requestCounter.count(client, (state) => {
-      // Over the limit: Fastify's limiter counts it again (it stays over) and writes the 429.
-      if (state.exceeded) fallback(request, response)
-      else this.#send(request, response, answer, client, state, startedAt)
-    })
+  }
+
+  /**
+   * A fault of the fast path itself (none is known): a request listener that throws would take the
+   * process down, so the request goes to Fastify instead, or, if answering had begun, is cut off.
+   */
+  #failed (request: IncomingMessage, response: ServerResponse, fallback: Fallback, error: unknown): void {
+    this.#errorLog?.error({ err: error, url: request.url }, 'fast path failed; the request went to Fastify')
+    if (response.headersSent) response.destroy()
+    else fallback(request, response)
   }
 
   #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ErrorAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {

@@ -2,10 +2,14 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptions } from 'fastify'
 import { inject, type Response as InjectResponse } from 'light-my-request'
 import { app as appPlugin, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
+import { ExamAnswers } from '../../src/http/exam-answers.ts'
+import { FastPath } from '../../src/http/fast-path.ts'
+import type { RateLimitState, RequestCounter } from '../../src/http/plugins/rate-limit.ts'
+import { PreparedCatalog } from '../../src/http/prepared-catalog.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 
 /*
@@ -308,4 +312,33 @@ test('full dataset: every question and every first page answers the same both wa
     }
   }
   assert.ok(compared > 2_700, `compared ${compared} questions`)
+})
+
+test('a fault inside the fast path sends the request to Fastify instead of throwing out of the request listener', async () => {
+  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
+  const dataset = await loadTestDataset(config)
+  const answers = new ExamAnswers(dataset.catalog!, new PreparedCatalog(dataset.catalog!))
+  const logged: unknown[] = []
+  const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
+  const failingCounters = {
+    // Throws while counting.
+    synchronously: { count: () => { throw new Error('store broke') } },
+    // Calls back later with a state that cannot be read.
+    later: {
+      count: (_address: string, callback: (state: RateLimitState) => void) => {
+        setImmediate(() => callback(Object.defineProperty({}, 'exceeded', { get: () => { throw new Error('bad state') } }) as RateLimitState))
+      }
+    }
+  }
+  for (const [name, counter] of Object.entries(failingCounters)) {
+    const fastPath = new FastPath({ answers, publicUrl: TEST_PUBLIC_URL, cacheControl: 'no-cache', trustProxy: () => false, requestCounter: counter as unknown as RequestCounter, errorLog })
+    let fellBack = 0
+    const response = await inject((request, reply) => fastPath.dispatch(request, reply, (_request, fallbackReply) => {
+      fellBack++
+      fallbackReply.writeHead(503).end()
+    }), '/v1/exams/2020/questions/1')
+    assert.equal(fellBack, 1, name)
+    assert.equal(response.statusCode, 503, name)
+  }
+  assert.equal(logged.length, 2)
 })

@@ -8,7 +8,7 @@ import { connectRedis, type RedisOutageLog } from './redis.ts'
 
 /**
  * Most clients whose counters the in-memory store keeps (least recently seen are dropped first).
- * Bounds memory whatever the number of distinct addresses: about 25 MB of heap when full, and flat
+ * Bounds memory whatever the number of distinct addresses: about 17 MB of heap when full, and flat
  * from there (bench/rate-limit-memory.ts). Dropping a counter only gives that client a fresh
  * quota, so the bound matters only when more distinct clients than this are active within one window.
  */

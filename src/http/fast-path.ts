@@ -23,9 +23,11 @@ import { INTEGER_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN, type QuestionListQuery,
  * errorBody, and the rate limit counts in the very store @fastify/rate-limit counts the routes in
  * (RequestCounter), so a client has one quota.
  *
+ * A client over its limit gets the 429 here too, built by the limiter's own RequestCounter.refusal.
+ *
  * What it does not understand, it hands to Fastify untouched: any method but GET and HEAD, any
  * other path, a value off the grammar (400), percent-encoding, a repeated or bare parameter, a
- * request with a body, a client over its limit (429), and everything while the server closes.
+ * request with a body, and everything while the server closes.
  * A test (test/http/fast-path.test.ts) sends the same requests both ways and compares the answers.
  */
 
@@ -134,11 +136,13 @@ export class FastPath {
         this.#send(request, response, answer, client, undefined, startedAt)
         return
       }
-      this.#requestCounter.count(client, (state) => {
+      const counter = this.#requestCounter
+      counter.count(client, (state) => {
         try {
-          // Over the limit: Fastify's limiter counts it again (it stays over) and writes the 429.
-          if (state.exceeded) fallback(request, response)
-          else this.#send(request, response, answer, client, state, startedAt)
+          // Over the limit: the contract's 429, in the limiter's own words (a client over its limit
+          // may send many; each costs this path's price, and one count, not Fastify's pipeline and two).
+          const sent = state.exceeded ? this.#errorAnswer(counter.refusal(state.resetSeconds)) : answer
+          this.#send(request, response, sent, client, state, startedAt)
         } catch (error) {
           this.#failed(request, response, fallback, error)
         }
@@ -180,10 +184,14 @@ export class FastPath {
     }
   }
 
-  /** The answer of an error, kept by URL: the same URL always meets the same error, and building one is costly. */
-  #rememberError (url: string, error: ApiError): ErrorAnswer {
+  /** The answer of an error: the contract's body and the headers the error handler would send. */
+  #errorAnswer (error: ApiError): ErrorAnswer {
     const payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
-    const answer = new ErrorAnswer(error.statusCode, [...ERROR_HEADERS, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
+    return new ErrorAnswer(error.statusCode, [...ERROR_HEADERS, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
+  }
+
+  /** Keeps an error answer by URL: the same URL always meets the same error, and building one is costly. */
+  #rememberError (url: string, answer: ErrorAnswer): ErrorAnswer {
     if (this.#errorAnswers.size >= ERROR_ANSWERS_MAX) this.#errorAnswers.clear()
     this.#errorAnswers.set(url, answer)
     return answer
@@ -242,7 +250,7 @@ export class FastPath {
     } catch (error) {
       // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
       // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
-      return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, error) : undefined
+      return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, this.#errorAnswer(error)) : undefined
     }
   }
 }

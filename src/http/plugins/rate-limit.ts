@@ -170,6 +170,16 @@ export class RequestCounter {
   }
 
   /**
+   * The contract's 429 for a client whose window ends in `resetSeconds`: what the plugin throws for
+   * the routes and what the fast path sends, so both refuse in the same words.
+   */
+  refusal (resetSeconds: number): ApiError {
+    const seconds = Math.max(1, resetSeconds)
+    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s`,
+      { 'retry-after': String(seconds) })
+  }
+
+  /**
    * Counts one request of a client address; calls back with its state, at once with the memory
    * store. If the store fails the request is not counted (the plugin's skipOnError).
    */
@@ -230,11 +240,7 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
     enableDraftSpec: true,
-    errorResponseBuilder: (_request, { ttl }) => {
-      const seconds = Math.max(1, Math.ceil(ttl / 1000))
-      return new ApiError(429, `Too many requests: at most ${max} per ${describeWindow(windowMs)} from one client; retry in ${seconds} s`,
-        { 'retry-after': String(seconds) })
-    }
+    errorResponseBuilder: (_request, { ttl }) => counter.refusal(Math.ceil(ttl / 1000))
   })
 }, { name: 'enem-rate-limit', fastify: '5.x' })
 

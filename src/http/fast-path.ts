@@ -6,6 +6,7 @@ import { CORS_HEADERS } from './plugins/cors.ts'
 import type { ExamAnswers } from './exam-answers.ts'
 import { preparedAnswer, type PreparedAnswer, type PreparedBody } from './prepared-body.ts'
 import { accessLogEntry, nextRequestId } from './plugins/request-logging.ts'
+import { UNHOOKED_ERROR_HEADERS, declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from './plugins/rate-limit.ts'
 import { INTEGER_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
 
@@ -78,10 +79,9 @@ class ErrorAnswer {
   ) {}
 }
 
-/** Those of every error answer, as the error handler and the onSend hook give them (Content-Length aside). */
+/** Those of every error answer, as the error handler and the hooks give them (Content-Length aside). */
 const ERROR_HEADERS: ReadonlyArray<string | number> = Object.entries({
-  ...CONSTANT_HEADERS,
-  'cache-control': 'no-store',
+  ...UNHOOKED_ERROR_HEADERS,
   'content-type': 'application/json; charset=utf-8'
 }).flat()
 
@@ -103,7 +103,8 @@ export class FastPath {
   /**
    * Error answers by request URL. A 404 built afresh (the lookup, an exception, the message, the
    * JSON) cost about twice the CPU of a prepared answer; clients that hit a missing URL tend to hit
-   * it again. Cleared when full, so a flood of distinct bad URLs costs memory for at most this many.
+   * it again. Also the 429s, by seconds to the window's end: a client over its limit may send
+   * many. Cleared when full, so a flood of distinct bad URLs costs memory for at most this many.
    */
   readonly #errorAnswers = new Map<string, ErrorAnswer>()
 
@@ -141,7 +142,7 @@ export class FastPath {
         try {
           // Over the limit: the contract's 429, in the limiter's own words (a client over its limit
           // may send many; each costs this path's price, and one count, not Fastify's pipeline and two).
-          const sent = state.exceeded ? this.#errorAnswer(counter.refusal(state.resetSeconds)) : answer
+          const sent = state.exceeded ? this.#refusal(counter, state.resetSeconds) : answer
           this.#send(request, response, sent, client, state, startedAt)
         } catch (error) {
           this.#failed(request, response, fallback, error)
@@ -190,10 +191,17 @@ export class FastPath {
     return new ErrorAnswer(error.statusCode, [...ERROR_HEADERS, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
   }
 
-  /** Keeps an error answer by URL: the same URL always meets the same error, and building one is costly. */
-  #rememberError (url: string, answer: ErrorAnswer): ErrorAnswer {
+  /** The 429 of a client whose window ends in `resetSeconds`; one per second of the window, kept beside the URL errors. */
+  #refusal (counter: RequestCounter, resetSeconds: number): ErrorAnswer {
+    // Keys of URL errors begin with '/', so these cannot meet one.
+    const key = `429 ${resetSeconds}`
+    return this.#errorAnswers.get(key) ?? this.#rememberError(key, this.#errorAnswer(counter.refusal(resetSeconds)))
+  }
+
+  /** Keeps an error answer by URL (the same URL always meets the same error), or by a refusal's key. */
+  #rememberError (key: string, answer: ErrorAnswer): ErrorAnswer {
     if (this.#errorAnswers.size >= ERROR_ANSWERS_MAX) this.#errorAnswers.clear()
-    this.#errorAnswers.set(url, answer)
+    this.#errorAnswers.set(key, answer)
     return answer
   }
 
@@ -215,9 +223,7 @@ export class FastPath {
     const { method, url } = request
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > MAX_URL_LENGTH || !url.startsWith(PREFIX)) return undefined
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
-    const { headers } = request
-    if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) return undefined
-    if (headers.host === undefined && request.httpVersion === '1.1') return undefined
+    if (declaresBody(request.headers) || lacksHost(request)) return undefined
 
     const known = this.#errorAnswers.get(url)
     if (known !== undefined) return known
@@ -317,10 +323,8 @@ export function fastPathServerFactory (settings: ServerSettings): FastifyServerF
   }
 }
 
-/** Routes the requests of a server made by fastPathServerFactory through this fast path. False for any other server. */
-export function installFastPath (server: Server, fastPath: FastPath): boolean {
+/** Routes the requests of a server made by fastPathServerFactory through this fast path; any other server is left as it is. */
+export function installFastPath (server: Server, fastPath: FastPath): void {
   const slot = slots.get(server)
-  if (slot === undefined) return false
-  slot.fastPath = fastPath
-  return true
+  if (slot !== undefined) slot.fastPath = fastPath
 }

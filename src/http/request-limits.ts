@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from './errors.ts'
@@ -58,7 +58,7 @@ export function httpServerOptions (timeouts: ServerTimeouts): ServerOptions {
  * Headers every error answer has, for answers written where no hook runs (Fastify's framework
  * errors, Node's parser errors): the ones the app's and the CORS plugin's hooks would have added.
  */
-const UNHOOKED_ERROR_HEADERS = {
+export const UNHOOKED_ERROR_HEADERS = {
   ...CORS_HEADERS,
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store'
@@ -97,13 +97,13 @@ export function installRequestLimits (app: FastifyInstance, { allowedMethods, pu
 
 /** Why a request is refused before routing matters (framing, size, a body), or undefined. */
 function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowedMethods: readonly string[]): ApiError | undefined {
-  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+  if (lacksHost(request.raw)) {
     return new ApiError(400, 'An HTTP/1.1 request needs a Host header')
   }
   if (request.url.length > MAX_URL_LENGTH) {
     return new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
   }
-  if (!declaresBody(request)) return undefined
+  if (!declaresBody(request.headers)) return undefined
   reply.header('connection', 'close')
   if (!request.is404 && !allowedMethods.includes(request.method)) {
     return methodNotAllowed(request.method, allowedMethods)
@@ -111,9 +111,15 @@ function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowe
   return new ApiError(413, 'Request bodies are not accepted')
 }
 
-function declaresBody (request: FastifyRequest): boolean {
-  const { 'content-length': contentLength, 'transfer-encoding': transferEncoding } = request.headers
+/** Whether a request comes with a body (the API takes none). Shared with the fast path, which leaves such requests to these checks. */
+export function declaresBody (headers: IncomingHttpHeaders): boolean {
+  const { 'content-length': contentLength, 'transfer-encoding': transferEncoding } = headers
   return transferEncoding !== undefined || (contentLength !== undefined && Number(contentLength) !== 0)
+}
+
+/** An HTTP/1.1 request without the Host header the protocol requires. */
+export function lacksHost (request: IncomingMessage): boolean {
+  return request.httpVersion === '1.1' && request.headers.host === undefined
 }
 
 /**

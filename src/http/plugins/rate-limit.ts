@@ -17,9 +17,6 @@ export const LOCAL_STORE_MAX_CLIENTS = 100_000
 /** Prefix of the counters' keys in Redis (after any `keyPrefix` given in REDIS_URL's query). */
 export const REDIS_KEY_NAMESPACE = 'enem-api:rate-limit:'
 
-/** The response headers of the IETF RateLimit draft, which @fastify/rate-limit sends with enableDraftSpec. */
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const
-
 export interface RateLimitOptions {
   /** Requests allowed per window and client; must be at least 1 (do not register the plugin to turn limiting off). */
   max: number

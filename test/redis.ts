@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { TestContext } from 'node:test'
 import net from 'node:net'
 import { Redis } from 'ioredis'
 
@@ -25,6 +26,21 @@ export function redisReachable (): Promise<boolean> {
     socket.once('data', (chunk: Buffer) => done(chunk.toString().startsWith('+PONG')))
   })
   return reachable
+}
+
+/** Whether the test can run: without Redis it is reported as skipped, never as passed. */
+export async function requireRedis (t: TestContext): Promise<boolean> {
+  if (await redisReachable()) return true
+  t.diagnostic(NO_REDIS_MESSAGE)
+  t.skip(NO_REDIS_MESSAGE)
+  return false
+}
+
+/** uniqueKeyPrefix for a test whose keys are deleted when it ends. */
+export function testKeyPrefix (t: TestContext): string {
+  const keyPrefix = uniqueKeyPrefix()
+  t.after(() => deleteKeys(keyPrefix))
+  return keyPrefix
 }
 
 /**

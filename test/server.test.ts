@@ -5,7 +5,7 @@ import net from 'node:net'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { NO_REDIS_MESSAGE, TEST_REDIS, deleteKeys, redisReachable, redisUrl, uniqueKeyPrefix } from './redis.ts'
+import { NO_REDIS_MESSAGE, TEST_REDIS, deleteKeys, redisReachable, redisUrl, requireRedis, testKeyPrefix, uniqueKeyPrefix } from './redis.ts'
 import { TcpProxy } from './tcp-proxy.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -73,13 +73,6 @@ async function startServer (t: TestContext, env: Record<string, string>, { build
   return { child, port: Number(ready.port), logs, exit, waitForLog }
 }
 
-async function requireRedis (t: TestContext): Promise<boolean> {
-  if (await redisReachable()) return true
-  t.diagnostic(NO_REDIS_MESSAGE)
-  t.skip(NO_REDIS_MESSAGE)
-  return false
-}
-
 /** Resolves with the error code of a TCP connection attempt, or 'connected'. */
 function tryConnect (port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -91,8 +84,7 @@ function tryConnect (port: number): Promise<string> {
 
 test('two server processes on one Redis allow exactly RATE_LIMIT_MAX requests per window from one client, together', async (t) => {
   if (!await requireRedis(t)) return
-  const keyPrefix = uniqueKeyPrefix()
-  t.after(() => deleteKeys(keyPrefix))
+  const keyPrefix = testKeyPrefix(t)
   const env = { RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '1m', REDIS_URL: redisUrl(keyPrefix) }
   const servers = await Promise.all([startServer(t, env), startServer(t, env)])
   const get = (i: number) => fetch(`http://127.0.0.1:${servers[i % 2]!.port}/v1/exams`)
@@ -124,8 +116,7 @@ test('two server processes on one Redis allow exactly RATE_LIMIT_MAX requests pe
 
 test('SIGTERM: the in-flight request finishes, new connections are refused, Redis is closed, exit code 0', async (t) => {
   if (!await requireRedis(t)) return
-  const keyPrefix = uniqueKeyPrefix()
-  t.after(() => deleteKeys(keyPrefix))
+  const keyPrefix = testKeyPrefix(t)
   // Redis behind a proxy we can stall: a request waiting on its rate-limit count is in flight for as long as we like.
   const proxy = await TcpProxy.start(TEST_REDIS)
   t.after(() => proxy.close())

@@ -1,11 +1,11 @@
-import { test, type TestContext } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { app as appPlugin, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
-import { NO_REDIS_MESSAGE, TEST_REDIS, deadPort, deleteKeys, redisReachable, redisUrl, uniqueKeyPrefix } from '../redis.ts'
+import { TEST_REDIS, deadPort, redisUrl, requireRedis, testKeyPrefix, uniqueKeyPrefix } from '../redis.ts'
 import { TcpProxy } from '../tcp-proxy.ts'
 
 interface LogLine { level: number, msg: string }
@@ -27,13 +27,6 @@ async function buildLoggedApp (env: Record<string, string>): Promise<{ app: Fast
 }
 
 /** Skips the test, loudly, when there is no Redis to test against. */
-async function requireRedis (t: TestContext): Promise<boolean> {
-  if (await redisReachable()) return true
-  t.diagnostic(NO_REDIS_MESSAGE)
-  t.skip(NO_REDIS_MESSAGE)
-  return false
-}
-
 /** Waits for a condition that depends on reconnection timing; the bound is generous, not a measurement. */
 async function eventually (what: string, condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 10_000
@@ -48,8 +41,7 @@ const recoveries = (logs: LogLine[]) => logs.filter((line) => line.msg.startsWit
 
 test('two apps on one Redis share one limit per client', async (t) => {
   if (!await requireRedis(t)) return
-  const keyPrefix = uniqueKeyPrefix()
-  t.after(() => deleteKeys(keyPrefix))
+  const keyPrefix = testKeyPrefix(t)
   const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW: '60s', REDIS_URL: redisUrl(keyPrefix) }
   const replicas = [await buildLoggedApp(env), await buildLoggedApp(env)]
   t.after(() => Promise.all(replicas.map(({ app }) => app.close())))
@@ -69,8 +61,7 @@ test('two apps on one Redis share one limit per client', async (t) => {
 
 test('Redis going away mid-run: requests are still served, one warning per outage, limiting resumes when it is back', async (t) => {
   if (!await requireRedis(t)) return
-  const keyPrefix = uniqueKeyPrefix()
-  t.after(() => deleteKeys(keyPrefix))
+  const keyPrefix = testKeyPrefix(t)
   const proxy = await TcpProxy.start(TEST_REDIS)
   t.after(() => proxy.close())
   const { app, logs } = await buildLoggedApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60s', REDIS_URL: redisUrl(keyPrefix, proxy.port) })

@@ -164,7 +164,8 @@ function loadQuestionFolder (
   servableFiles: Set<string>
 ): LoadedRecord | undefined {
   const folderPath = `${year}/questions/${folder}`
-  const entries = readdirSync(path.join(dataDir, folderPath), { withFileTypes: true })
+  // A folder that cannot be listed serves no files; its details.json then fails to read and is reported.
+  const entries = readEntries(path.join(dataDir, folderPath)) ?? []
   for (const entry of entries) {
     if (entry.isFile() && !entry.name.endsWith('.json')) servableFiles.add(`${folderPath}/${entry.name}`)
   }

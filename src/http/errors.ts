@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { LIMIT_MAX, grammarOfParameter } from './schemas/parameters.ts'
 
-/** The contract's error codes by HTTP status (API.md, "Parameter grammar and the 400 / 422 / 404 rule"). */
+/** The contract's error codes by HTTP status (the README's "Errors" table). */
 export const ERROR_CODES = {
   400: 'bad_request',
   404: 'not_found',
@@ -44,8 +44,8 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
 
   constructor (statusCode: ErrorStatus, message: string, headers: Record<string, string> = {}) {
-    // A client error is an answer, not a fault: recording a stack trace for it was 16% of the CPU of
-    // a 404 under load. 5xx keep theirs for the log.
+    // A client error is an answer, not a fault: recording a stack trace for it was a large share of
+    // the CPU of a 404 under load. 5xx keep theirs for the log.
     const stackTraceLimit = Error.stackTraceLimit
     if (statusCode < 500) Error.stackTraceLimit = 0
     super(message)

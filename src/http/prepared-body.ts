@@ -93,7 +93,7 @@ export class PreparedBody {
 
 /**
  * A strong entity tag derived from the bytes, so equal tags mean equal bodies. One-shot
- * crypto.hash: start-up tags every prepared body, and a Hash object per body was about 3% of it.
+ * crypto.hash: start-up tags every prepared body, and a Hash object per body showed in its profile.
  */
 export function strongEtagOf (...parts: Array<Buffer | string>): string {
   const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((part) => typeof part === 'string' ? Buffer.from(part) : part))

@@ -96,7 +96,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(document.servers.map((server) => server.url), [`${TEST_PUBLIC_URL}/v1`])
   })
 
-  test('describes exactly the four endpoints of API.md, with paths relative to the server', () => {
+  test('describes exactly the endpoints of the contract, with paths relative to the server', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), Object.values(OPERATIONS).sort())
     for (const [operationId, path] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(document.paths[path]!), ['get'], path)

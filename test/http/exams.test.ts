@@ -209,7 +209,7 @@ function endpointCases (send: SendRequest): void {
       assert.equal(response.statusCode, 200)
       const question = response.json<QuestionBody>()
       assert.deepEqual(Object.keys(question), ['title', 'index', 'discipline', 'language', 'year', 'context', 'files',
-        'correctAlternative', 'alternativesIntroduction', 'alternatives'])
+        'correctAlternative', 'alternativesIntroduction', 'alternatives', 'inep'])
       assert.equal(question.language, 'espanhol')
       assert.equal(question.title, 'Questão 1 - ENEM 2020')
     })

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 
@@ -48,4 +48,20 @@ export function installGracefulClose (app: FastifyInstance): void {
       response.once('close', () => socket.destroySoon())
     }
   })
+}
+
+/**
+ * The first step of a shutdown, while the server still accepts connections: every answer from now
+ * on, whichever path sends it (src/http/fast-path.ts or Fastify), says `Connection: close` and
+ * ends its connection once sent, so keep-alive clients reconnect (to another replica, once the
+ * balancer has seen /readyz fail) instead of holding a connection the server is about to close.
+ * Added only then, ahead of the server's own request listener: nothing runs per request before.
+ */
+export function startDraining (server: Server): void {
+  server.prependListener('request', closeAfterAnswer)
+}
+
+function closeAfterAnswer (_request: IncomingMessage, response: ServerResponse): void {
+  // Node then writes `Connection: close` and closes the connection after this answer.
+  response.shouldKeepAlive = false
 }

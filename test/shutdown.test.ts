@@ -90,7 +90,8 @@ test('SIGTERM under load: /readyz fails at once, every request sent is answered 
   const outcomes: Outcome[] = []
   let sentAfterSignal = 0
   const worker = async (offset: number) => {
-    for (let i = offset; !balancerStopped; i++) {
+    for (let i = offset; ; i++) {
+      if (balancerStopped) return
       if (signalledAt !== 0) sentAfterSignal++
       outcomes.push(await get(port, agent, targets[i % targets.length]!))
     }

@@ -85,6 +85,7 @@ export interface RequestLimitsOptions {
  */
 export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl, connections }: RequestLimitsOptions): void {
   keepHalfClosedConnections(app.server)
+  app.server.on('connection', lingerBeforeClosing)
   if (connections !== undefined) guardConnections(app.server, connections)
   // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
@@ -114,6 +115,30 @@ interface HalfOpenServer extends Server {
  */
 function keepHalfClosedConnections (server: HalfOpenServer): void {
   server.httpAllowHalfOpen = true
+}
+
+/** Connections closing after their last answer, still reading (and dropping) what the client sends. */
+const lingering = new WeakSet<Socket>()
+
+/**
+ * How a connection closes after its last answer (`Connection: close`, either side's): Node's own
+ * socket.destroySoon closes the descriptor as soon as the answer is handed to the kernel. Bytes the
+ * client sent that were not read yet (a trailing newline, a body sent after `100 Continue`, the
+ * next pipelined request) then make the kernel reset the connection, and a reset discards what it
+ * still had to send: the client got `100 Continue`, then a reset instead of its answer. Instead the
+ * server sends its FIN, reads and drops whatever still comes, and closes once the client closes
+ * its side, or after LINGER_MS (as Apache's and nginx's lingering close do).
+ */
+function lingerBeforeClosing (socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.destroyed || lingering.has(socket)) return
+    lingering.add(socket)
+    socket.end()
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+    linger.unref()
+    socket.once('close', () => clearTimeout(linger))
+    socket.resume()
+  }
 }
 
 /** A server-side socket with the libuv handle Node writes through. */
@@ -240,7 +265,8 @@ const LINGER_MS = 1_000
 export function clientErrorHandler (publicUrl: string) {
   const answered = new WeakSet<Socket>()
   return function (this: FastifyInstance, error: ConnectionError, socket: ServerSocket): void {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    // A lingering connection's late bytes are dropped unparsed (lingerBeforeClosing): nothing to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return
     if (answered.has(socket)) {
       socket.destroy()
       return

@@ -121,8 +121,14 @@ try {
   console.log(`   ${await serverState(server.pid!)}`)
 
   for (const [mode, name] of [['-X', 'slow read'], ['-H', 'slow headers (slowloris)']] as const) {
+    // What the server holds, sampled each second: the attacker's own count cannot see a connection the
+    // server closed until it has read what the kernel still had for it.
+    const held: number[] = []
+    const sampler = setInterval(() => { readdir(`/proc/${server.pid}/fd`).then((fds) => held.push(fds.length), () => {}) }, 1_000)
     const [attack, probe] = await Promise.all([slowhttptest(mode, port, SECONDS + 5, workDir), sleep(3_000).then(() => wrk(port, 8, SECONDS))])
+    clearInterval(sampler)
     console.log(`\n${mode === '-X' ? 2 : 3}. slowhttptest ${name}, 1,000 connections: ${attack}`)
+    console.log(`   server's open descriptors each second: ${held.join(' ')}`)
     console.log(`   meanwhile wrk, 8 connections: ${wrkSummary(probe)}`)
     await sleep(1_000)
     console.log(`   ${await serverState(server.pid!)}`)

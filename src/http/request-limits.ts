@@ -267,6 +267,9 @@ export function clientErrorHandler (publicUrl: string) {
   return function (this: FastifyInstance, error: ConnectionError, socket: ServerSocket): void {
     // A lingering connection's late bytes are dropped unparsed (lingerBeforeClosing): nothing to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return
+    // Bytes after a request that said `Connection: close` (a trailing newline, say) while its answer
+    // is still being sent: the answer finishes and the connection closes then, lingering.
+    if (error.code === 'HPE_CLOSED_CONNECTION' && socket._httpMessage !== null && socket._httpMessage !== undefined) return
     if (answered.has(socket)) {
       socket.destroy()
       return

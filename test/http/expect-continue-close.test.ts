@@ -43,6 +43,7 @@ function attempt (port: number, send: Send): Promise<{ data: string, error: stri
 const WAYS: Record<string, Send> = {
   'in one write': (socket) => socket.write(REQUEST),
   'then half-closed': (socket) => socket.end(REQUEST),
+  'with bytes after it in the same write': (socket) => socket.write(`${REQUEST}x\n`),
   'with a trailing newline sent a moment later': (socket) => {
     socket.write(REQUEST)
     setImmediate(() => { if (!socket.destroyed) socket.end('\n') })

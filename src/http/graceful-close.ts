@@ -36,12 +36,10 @@ export function installGracefulClose (app: FastifyInstance): void {
   let closing = false
 
   app.server.on('connection', (socket: ServerSocket) => {
-    if (closing) {
-      socket.destroy()
-      return
-    }
     connections.add(socket)
     socket.once('close', () => connections.delete(socket))
+    // Accepted after closing began (before the listener closed): its request is on its way too.
+    if (closing) closeWithGrace(socket)
   })
   // Called by Node's server.close() and by Fastify's: the preClose hook below closes those connections, more gently.
   app.server.closeIdleConnections = () => {}
@@ -49,14 +47,16 @@ export function installGracefulClose (app: FastifyInstance): void {
   // preClose runs right before Fastify closes the listener.
   app.addHook('preClose', async () => {
     closing = true
-    for (const socket of connections) {
-      if (!closeAfterAnswer(socket)) {
-        const grace = setTimeout(() => { if (!closeAfterAnswer(socket)) socket.destroy() }, CLOSE_GRACE_MS)
-        grace.unref()
-        socket.once('close', () => clearTimeout(grace))
-      }
-    }
+    for (const socket of connections) closeWithGrace(socket)
   })
+}
+
+/** Closes the connection after its answer in progress, or, without one, unless one has begun within CLOSE_GRACE_MS. */
+function closeWithGrace (socket: ServerSocket): void {
+  if (closeAfterAnswer(socket)) return
+  const grace = setTimeout(() => { if (!closeAfterAnswer(socket)) socket.destroy() }, CLOSE_GRACE_MS)
+  grace.unref()
+  socket.once('close', () => clearTimeout(grace))
 }
 
 /** Closes the connection once the answer in progress on it has been sent; false when there is none. */

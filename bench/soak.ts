@@ -143,7 +143,8 @@ try {
   const exitMs = Date.now() - signalledAt
   console.log(`\n4. SIGTERM under wrk (64 connections): exit code ${code} after ${exitMs} ms`)
   console.log(`   wrk: ${wrkSummary(await load)}`)
-  console.log('   (connect errors come after the drain delay, once the server no longer listens; read errors would be resets)')
+  console.log('   (wrk ignores /readyz: once the listener has closed, its refused reconnections count as write errors, and a' +
+    ' connection the kernel had queued but the server never accepted is reset: read errors)')
 } finally {
   if (server.exitCode === null) server.kill('SIGKILL')
   await rm(workDir, { recursive: true, force: true })

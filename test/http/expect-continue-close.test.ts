@@ -1,16 +1,19 @@
-import { test } from 'node:test'
+import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import net, { type AddressInfo } from 'node:net'
 import { buildTestApp } from '../helper.ts'
+import { redisUrl, requireRedis, testKeyPrefix } from '../redis.ts'
 
 /*
  * `GET /v1/exams/2020/questions?` with `Connection: upgrade`, `Expect: 100-continue`,
- * `Content-Length: 0` and `Connection: close` got `100 Continue` and then, now and then, a reset
- * instead of its answer. The server closed its descriptor as soon as the answer was handed to the
- * kernel; a byte the client sent that had not been read yet (here a trailing newline, as a request
- * typed into a file and piped through a tool carries) made the kernel reset the connection, which
- * threw away whatever of the answer it had not sent. The server now half-closes and lingers
- * (src/http/request-limits.ts). 1,000 tries in each way of sending it, none may be reset.
+ * `Content-Length: 0` and `Connection: close` got `100 Continue` and then, now and then, the end
+ * of the connection instead of its answer. The cause: the client half-closed after sending it
+ * (as a request piped through a tool does), and Node dropped a request whose client's FIN arrived
+ * before its answer was written; with REDIS_URL the answer waits on the count, so it lost that
+ * race about one time in twelve. The server now keeps half-closed connections until their answers
+ * are sent (src/http/request-limits.ts). It also no longer closes its descriptor with bytes of the
+ * client unread (a reset, which discards what was still to be sent): it half-closes and lingers.
+ * 1,000 tries in each way of sending it, with and without Redis; none may go unanswered or be reset.
  */
 
 const REQUEST = 'GET /v1/exams/2020/questions? HTTP/1.1\r\nHost: api.test\r\nConnection: upgrade\r\nExpect: 100-continue\r\n' +
@@ -54,13 +57,8 @@ const WAYS: Record<string, Send> = {
   }
 }
 
-test(`GET /v1/exams/2020/questions? with Connection: upgrade, Expect: 100-continue, Content-Length: 0 and Connection: close, ${TRIES} times in each way of sending it, is answered every time and never reset`, { timeout: 120_000 }, async (t) => {
-  const app = await buildTestApp({ RATE_LIMIT_MAX: '1000000' })
-  t.after(() => app.close())
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
-
-  for (const [way, send] of Object.entries(WAYS)) {
+async function repeat (t: TestContext, port: number, ways: Record<string, Send>): Promise<void> {
+  for (const [way, send] of Object.entries(ways)) {
     await t.test(way, async () => {
       const failures: string[] = []
       let next = 0
@@ -75,4 +73,20 @@ test(`GET /v1/exams/2020/questions? with Connection: upgrade, Expect: 100-contin
       assert.deepEqual(failures.slice(0, 5), [], `${failures.length} of ${TRIES} failed`)
     })
   }
+}
+
+test(`the request with Connection: upgrade, Expect: 100-continue, Content-Length: 0 and Connection: close, ${TRIES} times each way, is always answered`, { timeout: 120_000 }, async (t) => {
+  const app = await buildTestApp({ RATE_LIMIT_MAX: '1000000' })
+  t.after(() => app.close())
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  await repeat(t, (app.server.address() as AddressInfo).port, WAYS)
+})
+
+test(`the same request with REDIS_URL (its answer waits on the count), ${TRIES} times each way, is always answered`, { timeout: 120_000 }, async (t) => {
+  if (!await requireRedis(t)) return
+  const app = await buildTestApp({ RATE_LIMIT_MAX: '1000000', REDIS_URL: redisUrl(testKeyPrefix(t)) })
+  t.after(() => app.close())
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { 'in one write': inOneWrite, 'then half-closed': halfClosed } = WAYS
+  await repeat(t, (app.server.address() as AddressInfo).port, { 'in one write': inOneWrite!, 'then half-closed': halfClosed! })
 })

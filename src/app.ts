@@ -69,7 +69,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     // The API takes no request bodies; anything sent with one is refused without buffering much.
     bodyLimit: 1024,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // A request that arrives while the server closes is still answered, with `Connection: close` (src/http/graceful-close.ts).
+    return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(config.publicUrl),
     frameworkErrors: frameworkErrorHandler(config.publicUrl)
   }
@@ -89,7 +90,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: ALLOWED_METHODS })
   await fastify.register(requestLogging)
-  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
+  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, connections: config.connections })
   installGracefulClose(fastify)
   installRequestGuard(fastify)
   // Callback-style hooks on the hot path: an async hook costs a promise and a microtask per answer.

@@ -32,7 +32,7 @@ export interface ClusterOptions {
   log: ClusterLog
   /**
    * How long workers get to finish after a forwarded SIGTERM/SIGINT before they are killed. Longer
-   * than a worker's own grace period, so this only catches a worker that hangs.
+   * than a worker's drain delay plus its own grace period, so this only catches a worker that hangs.
    */
   shutdownTimeoutMs?: number
 }
@@ -114,8 +114,9 @@ export function runPrimary ({ workers, log, shutdownTimeoutMs = DEFAULT_SHUTDOWN
  * primary (and this returns true: it must not serve); workers, and a single-process server, get false.
  * @example if (startClusterPrimary(config)) return
  */
-export function startClusterPrimary (config: Pick<Config, 'webConcurrency' | 'logLevel'>): boolean {
+export function startClusterPrimary (config: Pick<Config, 'webConcurrency' | 'logLevel' | 'shutdownDrainMs'>): boolean {
   if (config.webConcurrency <= 1 || !cluster.isPrimary) return false
-  runPrimary({ workers: config.webConcurrency, log: jsonLineLog(config.logLevel) })
+  // Workers serve on through their drain delay before their own grace period begins.
+  runPrimary({ workers: config.webConcurrency, log: jsonLineLog(config.logLevel), shutdownTimeoutMs: config.shutdownDrainMs + DEFAULT_SHUTDOWN_TIMEOUT_MS })
   return true
 }

@@ -28,6 +28,15 @@ export interface Config {
   logLevel: LogLevel
   /** Worker processes to run (node:cluster); 1 runs in-process. */
   webConcurrency: number
+  /** Per process: how many connections are held at once, and how long an answer may stall on a client that does not read. */
+  connections: {
+    /** Connections past this many are closed as they arrive. */
+    max: number
+    /** A connection whose answer has sent nothing for this long is dropped. */
+    stallTimeoutMs: number
+  }
+  /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops accepting connections. */
+  shutdownDrainMs: number
 }
 
 export const CONFIG_DEFAULTS = {
@@ -36,7 +45,10 @@ export const CONFIG_DEFAULTS = {
   rateLimitMax: 600,
   rateLimitWindowMs: 60_000,
   logLevel: 'info' as LogLevel,
-  webConcurrency: 1
+  webConcurrency: 1,
+  maxConnections: 1_000,
+  responseStallTimeoutMs: 10_000,
+  shutdownDrainMs: 5_000
 }
 
 /** Thrown for an invalid environment value; its message is the one line printed at start-up. */
@@ -94,6 +106,11 @@ function readTrustProxy (env: Env): Config['trustProxy'] {
   throw new ConfigError('TRUST_PROXY', 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs', raw)
 }
 
+/** A duration that may also be `0` (no wait at all). */
+function readDurationOrZero (env: Env, name: string, fallbackMs: number): number {
+  return env[name] === '0' ? 0 : readDuration(env, name, fallbackMs)
+}
+
 /**
  * Parses the environment into a Config, or throws a ConfigError naming the first bad variable.
  * @example const config = loadConfig({ PORT: '8080' })
@@ -126,6 +143,11 @@ export function loadConfig (env: Env = process.env): Config {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustProxy: readTrustProxy(env),
     logLevel,
-    webConcurrency: readInteger(env, 'WEB_CONCURRENCY', CONFIG_DEFAULTS.webConcurrency, 1, 64)
+    webConcurrency: readInteger(env, 'WEB_CONCURRENCY', CONFIG_DEFAULTS.webConcurrency, 1, 64),
+    connections: {
+      max: readInteger(env, 'MAX_CONNECTIONS', CONFIG_DEFAULTS.maxConnections, 1, 1_000_000),
+      stallTimeoutMs: readDuration(env, 'RESPONSE_STALL_TIMEOUT', CONFIG_DEFAULTS.responseStallTimeoutMs)
+    },
+    shutdownDrainMs: readDurationOrZero(env, 'SHUTDOWN_DRAIN_DELAY', CONFIG_DEFAULTS.shutdownDrainMs)
   }
 }

@@ -3,8 +3,9 @@ import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { loadDataset } from './data/load-dataset.ts'
+import { startDraining } from './http/graceful-close.ts'
 
-/** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
+/** How long in-flight requests get to finish once the server has stopped accepting, before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
 
 async function main (): Promise<void> {
@@ -49,12 +50,16 @@ async function main (): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   log.info({ readyMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl, port }, 'ready')
 
+  // Shutdown: /readyz fails at once and the server serves on for the drain delay, every answer
+  // saying `Connection: close`, so a balancer has time to notice and no client is cut off; then it
+  // stops accepting, finishes the answers in flight (src/http/graceful-close.ts) and exits.
+  // A second signal skips what is left of the drain delay.
   let stopping = false
-  const stop = (signal: string) => {
-    if (stopping) return
-    stopping = true
-    ready = false
-    log.info({ signal }, 'shutting down')
+  let closing = false
+  const close = () => {
+    if (closing) return
+    closing = true
+    log.info('no longer accepting connections; finishing the answers in flight')
     const timer = setTimeout(() => {
       log.error('in-flight requests did not finish in time, exiting')
       process.exit(1)
@@ -67,6 +72,17 @@ async function main (): Promise<void> {
       log.error({ err: error }, 'error while shutting down')
       process.exit(1)
     })
+  }
+  const stop = (signal: string) => {
+    if (stopping) {
+      close()
+      return
+    }
+    stopping = true
+    ready = false
+    startDraining(fastify.server)
+    log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down')
+    setTimeout(close, config.shutdownDrainMs)
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -120,7 +120,7 @@ test('SIGTERM: the in-flight request finishes, new connections are refused, Redi
   // Redis behind a proxy we can stall: a request waiting on its rate-limit count is in flight for as long as we like.
   const proxy = await TcpProxy.start(TEST_REDIS)
   t.after(() => proxy.close())
-  const server = await startServer(t, { RATE_LIMIT_MAX: '100', REDIS_URL: redisUrl(keyPrefix, proxy.port) })
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100', REDIS_URL: redisUrl(keyPrefix, proxy.port), SHUTDOWN_DRAIN_DELAY: '0' })
   const warmUp = await fetch(`http://127.0.0.1:${server.port}/v1/exams`)
   assert.equal(warmUp.headers.get('ratelimit-remaining'), '99')
   await warmUp.arrayBuffer()
@@ -154,7 +154,7 @@ test('SIGTERM: the in-flight request finishes, new connections are refused, Redi
 })
 
 test('SIGTERM without Redis: idle and half-sent connections do not hold the exit up', async (t) => {
-  const server = await startServer(t, { RATE_LIMIT_MAX: '100' })
+  const server = await startServer(t, { RATE_LIMIT_MAX: '100', SHUTDOWN_DRAIN_DELAY: '0' })
   // A keep-alive connection between requests, and one that has sent half its headers.
   const idle = net.connect(server.port, '127.0.0.1')
   await once(idle, 'connect')

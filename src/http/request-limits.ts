@@ -1,6 +1,7 @@
-import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Config } from '../config.ts'
 import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from './errors.ts'
 import { ERROR_ANSWER_HEADERS } from './response-headers.ts'
 import { logRequest } from './plugins/request-logging.ts'
@@ -59,6 +60,8 @@ export interface RequestLimitsOptions {
   allowedMethods: readonly string[]
   /** Base of the docUrl in the error bodies written straight to the socket. */
   publicUrl: string
+  /** The connection cap and the stalled-answer timeout (guardConnections); absent, neither applies. */
+  connections?: Config['connections'] | undefined
 }
 
 /**
@@ -70,7 +73,10 @@ export interface RequestLimitsOptions {
  * it would drop without a word, and an `Expect` other than 100-continue, which it would refuse
  * with a bare 417.
  */
-export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl }: RequestLimitsOptions): void {
+export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl, connections }: RequestLimitsOptions): void {
+  keepHalfClosedConnections(app.server)
+  app.server.on('connection', lingerBeforeClosing)
+  if (connections !== undefined) guardConnections(app.server, connections)
   // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
   app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
@@ -83,6 +89,104 @@ export function installRequestLimits (app: FastifyInstance, { allowedMethods, pu
   app.addHook('onRequest', (request, reply, done) => {
     done(requestLimitError(request, reply, allowedMethods))
   })
+}
+
+/** Node's own server state that its typings leave out. */
+interface HalfOpenServer extends Server {
+  httpAllowHalfOpen?: boolean
+}
+
+/**
+ * Answers a client that half-closes its side once its request is sent (as `nc -N`, `curl
+ * --no-keepalive` with some proxies, or a shell pipe do). Node's default drops such a request when
+ * the client's FIN arrives and ends the connection, so an answer that waits on anything (Redis, a
+ * file read, a stream) was never sent. With this, Node sends the answers of every request it has
+ * read and then closes.
+ */
+function keepHalfClosedConnections (server: HalfOpenServer): void {
+  server.httpAllowHalfOpen = true
+}
+
+/** Connections closing after their last answer, still reading (and dropping) what the client sends. */
+const lingering = new WeakSet<Socket>()
+
+/**
+ * How a connection closes after its last answer (`Connection: close`, either side's): Node's own
+ * socket.destroySoon closes the descriptor as soon as the answer is handed to the kernel. Bytes the
+ * client sent that were not read yet (a trailing newline, a body sent after `100 Continue`, the
+ * next pipelined request) then make the kernel reset the connection, and a reset discards what it
+ * still had to send: the client got `100 Continue`, then a reset instead of its answer. Instead the
+ * server sends its FIN, reads and drops whatever still comes, and closes once the client closes
+ * its side, or after LINGER_MS (as Apache's and nginx's lingering close do).
+ */
+function lingerBeforeClosing (socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.destroyed || lingering.has(socket)) return
+    lingering.add(socket)
+    socket.end()
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+    linger.unref()
+    socket.once('close', () => clearTimeout(linger))
+    socket.resume()
+  }
+}
+
+/** A server-side socket with the libuv handle Node writes through. */
+interface WritingSocket extends Socket {
+  /**
+   * Bytes libuv still holds, not yet taken by the kernel: Node's own socket timeout reads the same
+   * number (net.js, Socket#_onTimeout) to tell a write in progress from a stalled one.
+   */
+  _handle?: { writeQueueSize?: number } | null
+}
+
+/** Where an answer stood at the last sweep, and since when it has not moved. */
+interface WriteProgress {
+  flushed: number
+  queued: number
+  since: number
+}
+
+/**
+ * Caps the connections held at once (past `max`, new ones are closed as they arrive, before a
+ * descriptor limit is reached and every file read fails with them) and drops a connection whose
+ * answer has not advanced for `stallTimeoutMs`. Node's idle timer cannot do the latter: it starts
+ * over whenever a write completes, so a client that reads a few bytes now and then (slow-read
+ * attacks) holds its connection, and a slot, for good. Progress is what the kernel has taken from
+ * us: bytes whose writes completed, or a shrinking libuv queue. A client that reads nothing leaves
+ * both still. One sweep every fraction of the timeout checks every connection: nothing runs per
+ * request, and a sweep only looks at numbers Node keeps anyway.
+ */
+export function guardConnections (server: Server, { max, stallTimeoutMs }: Config['connections']): void {
+  server.maxConnections = max
+  const sockets = new Set<WritingSocket>()
+  const progress = new WeakMap<WritingSocket, WriteProgress>()
+  server.on('connection', (socket: WritingSocket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    for (const socket of sockets) {
+      const pending = socket.writableLength
+      const queued = socket._handle?.writeQueueSize ?? 0
+      if (pending === 0 && queued === 0) {
+        progress.delete(socket)
+        continue
+      }
+      const flushed = socket.bytesWritten - pending
+      const last = progress.get(socket)
+      if (last === undefined || flushed !== last.flushed || queued < last.queued) {
+        progress.set(socket, { flushed, queued, since: now })
+      } else if (now - last.since >= stallTimeoutMs) {
+        socket.destroy()
+      } else {
+        last.queued = queued
+      }
+    }
+  }, Math.min(1_000, Math.max(50, Math.floor(stallTimeoutMs / 4))))
+  sweep.unref()
+  server.once('close', () => clearInterval(sweep))
 }
 
 /** Why a request is refused before routing matters (framing, size, a body), or undefined. */
@@ -151,7 +255,11 @@ const LINGER_MS = 1_000
 export function clientErrorHandler (publicUrl: string) {
   const answered = new WeakSet<Socket>()
   return function (this: FastifyInstance, error: ConnectionError, socket: ServerSocket): void {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    // A lingering connection's late bytes are dropped unparsed (lingerBeforeClosing): nothing to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return
+    // Bytes after a request that said `Connection: close` (a trailing newline, say) while its answer
+    // is still being sent: the answer finishes and the connection closes then, lingering.
+    if (error.code === 'HPE_CLOSED_CONNECTION' && socket._httpMessage !== null && socket._httpMessage !== undefined) return
     if (answered.has(socket)) {
       socket.destroy()
       return

@@ -1,18 +1,31 @@
-import fastifyRateLimit, { normalizeIP, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import fastifyRateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type { Redis, Result } from 'ioredis'
 import { LRUCache } from 'lru-cache'
+import { rateLimitKey, validAddressOr } from '../client-address.ts'
 import { ApiError } from '../errors.ts'
-import { connectRedis, type RedisOutageLog } from './redis.ts'
+import { REDIS_BREAKER, RedisBreaker, connectRedis, isRedisTimeout, type RedisBreakerSettings, type RedisOutageLog } from './redis.ts'
 
 /**
  * Most clients whose counters the in-memory store keeps (least recently seen are dropped first).
- * Bounds memory whatever the number of distinct addresses: about 17 MB of heap when full, and flat
- * from there (bench/rate-limit-memory.ts). Dropping a counter only gives that client a fresh
- * quota, so the bound matters only when more distinct clients than this are active within one window.
+ * Every key is an IP address of at most 45 characters (src/http/client-address.ts), never text a
+ * client chose, so this bounds the store's bytes as well as its entries whatever the traffic; the
+ * README gives the heap it takes when full, as bench/rate-limit-memory.ts measures it. Dropping a
+ * counter only gives that client a fresh quota, so the bound matters only when more distinct
+ * clients than this are active within one window.
  */
 export const LOCAL_STORE_MAX_CLIENTS = 100_000
+
+/**
+ * The heap the in-memory store may take when full, with the longest keys there are (IPv6 /64
+ * prefixes), and the IPv6 key cache of src/http/client-address.ts full too. Measured by
+ * bench/rate-limit-memory.ts; test/http/rate-limit-key.test.ts holds the store to it.
+ */
+export const LOCAL_STORE_MAX_HEAP_BYTES = 20 * 1024 * 1024
+
+/** The key of a request whose socket is already gone (it cannot be answered anyway). */
+const UNKNOWN_CLIENT = 'unknown'
 
 /** Prefix of the counters' keys in Redis (after any `keyPrefix` given in REDIS_URL's query). */
 export const REDIS_KEY_NAMESPACE = 'enem-api:rate-limit:'
@@ -26,6 +39,8 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined
   /** Bound of the in-memory store (without Redis); LOCAL_STORE_MAX_CLIENTS unless a test wants it small. */
   localStoreMaxClients?: number
+  /** When the Redis circuit breaker opens and for how long; REDIS_BREAKER unless a test wants it quick. */
+  redisBreaker?: RedisBreakerSettings
 }
 
 const INCREMENT_COMMAND = 'enemRateLimitIncrement'
@@ -62,7 +77,7 @@ interface CounterWindow {
  * synchronously, so the fast path counts a request without a promise or a microtask. Same
  * arithmetic as @fastify/rate-limit's own LocalStore (which is not part of its public API).
  */
-class MemoryCounterStore implements FastifyRateLimitStore {
+export class MemoryCounterStore implements FastifyRateLimitStore {
   readonly #windows: LRUCache<string, CounterWindow>
 
   constructor (maxClients: number) {
@@ -83,27 +98,44 @@ class MemoryCounterStore implements FastifyRateLimitStore {
   child (): FastifyRateLimitStore {
     return this
   }
+
+  /** The keys it holds, most recently used first (for tests and measurements). */
+  keys (): string[] {
+    return [...this.#windows.keys()]
+  }
 }
 
 /**
  * The shared store: counts in Redis and tells the outage log how each round trip went, so an
- * outage is reported once and its end noticed on the first request that counts again.
+ * outage is reported once and its end noticed on the first request that counts again. While the
+ * breaker is open (Redis connected but not answering in time) it counts in memory instead.
  */
 class RedisCounterStore implements FastifyRateLimitStore {
   readonly #redis: Redis
   readonly #outage: RedisOutageLog
+  readonly #breaker: RedisBreaker
+  readonly #fallback: MemoryCounterStore
 
-  constructor (redis: Redis, outage: RedisOutageLog) {
+  constructor (redis: Redis, outage: RedisOutageLog, breaker: RedisBreaker, fallback: MemoryCounterStore) {
     this.#redis = redis
     this.#outage = outage
+    this.#breaker = breaker
+    this.#fallback = fallback
   }
 
   incr (key: string, callback: (error: Error | null, result?: { current: number, ttl: number }) => void, timeWindow: number): void {
+    if (!this.#breaker.allowsRequests()) {
+      this.#fallback.incr(key, callback, timeWindow)
+      return
+    }
     this.#redis.enemRateLimitIncrement(REDIS_KEY_NAMESPACE + key, timeWindow).then(([current, ttl]) => {
+      this.#breaker.succeeded()
       this.#outage.succeeded()
       callback(null, { current, ttl })
     }, (error: Error) => {
-      this.#outage.failed(error)
+      // A timeout is a Redis that is there but slow: the breaker's. Anything else is an outage.
+      if (isRedisTimeout(error)) this.#breaker.timedOut()
+      else this.#outage.failed(error)
       callback(error)
     })
   }
@@ -118,27 +150,6 @@ function describeWindow (windowMs: number): string {
   if (windowMs % 1000 !== 0) return `${windowMs} ms`
   const seconds = windowMs / 1000
   return seconds === 1 ? '1 second' : `${seconds} seconds`
-}
-
-/** IPv6 keys already worked out; cleared when full, so it stays small whatever the traffic. */
-const ipv6Keys = new Map<string, string>()
-const IPV6_KEYS_MAX = 10_000
-
-/**
- * The rate-limit key of a client address: @fastify/rate-limit's normalizeIP (IPv6 grouped by /64,
- * IPv4-mapped IPv6 as IPv4), used by both paths. normalizeIP costs about 12 us for an IPv4-mapped
- * address (every IPv4 client of a server listening on `::`), so IPv6 results are remembered;
- * an IPv4 address is its own key.
- */
-export function clientKey (address: string): string {
-  if (!address.includes(':')) return address
-  let key = ipv6Keys.get(address)
-  if (key === undefined) {
-    if (ipv6Keys.size >= IPV6_KEYS_MAX) ipv6Keys.clear()
-    key = normalizeIP(address)
-    ipv6Keys.set(address, key)
-  }
-  return key
 }
 
 /** A client's standing after counting one request, as the RateLimit-* headers tell it. */
@@ -181,7 +192,7 @@ export class RequestCounter {
    * store. If the store fails the request is not counted (the plugin's skipOnError).
    */
   count (clientAddress: string, callback: (state: RateLimitState) => void): void {
-    this.store.incr(clientKey(clientAddress), (error, result) => {
+    this.store.incr(rateLimitKey(clientAddress), (error, result) => {
       const current = error === null && result !== undefined ? result.current : 0
       const ttl = error === null && result !== undefined ? result.ttl : 0
       callback({ limit: this.max, remaining: Math.max(0, this.max - current), resetSeconds: Math.ceil(ttl / 1000), exceeded: current > this.max })
@@ -207,7 +218,7 @@ declare module 'fastify' {
  * @see https://github.com/fastify/fastify-rate-limit
  * @example await scope.register(rateLimit, { max: 600, windowMs: 60_000 })
  */
-export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS }: RateLimitOptions) => {
+export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS, redisBreaker = REDIS_BREAKER }: RateLimitOptions) => {
   if (!Number.isInteger(max) || max < 1) throw new Error(`rate limit max must be an integer of at least 1, got ${max}`)
   if (!Number.isInteger(windowMs) || windowMs < 1) throw new Error(`rate limit window must be at least 1 ms, got ${windowMs}`)
 
@@ -221,7 +232,8 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
       await redis.close()
       scope.log.info('Redis connection closed')
     })
-    store = new RedisCounterStore(redis.client, redis.outage)
+    const breaker = new RedisBreaker(scope.log, redisBreaker, () => redis.client.ping())
+    store = new RedisCounterStore(redis.client, redis.outage, breaker, new MemoryCounterStore(localStoreMaxClients))
   }
   const counter = new RequestCounter(max, windowMs, store)
   scope.decorate('requestCounter', counter)
@@ -235,7 +247,8 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     // @fastify/rate-limit builds its store with `new Store(options)`; this hands it the counter's own.
     store: sharedStore(store),
     skipOnError: true,
-    keyGenerator: (request) => clientKey(request.ip),
+    // request.ip believes whatever a trusted hop forwarded; the key is only ever an IP address, as on the fast path.
+    keyGenerator: (request) => rateLimitKey(validAddressOr(request.ip, request.socket.remoteAddress) ?? UNKNOWN_CLIENT),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, { ttl }) => counter.refusal(Math.ceil(ttl / 1000))
   })

@@ -52,6 +52,84 @@ export class RedisOutageLog {
   }
 }
 
+/** When the breaker opens, and for how long it then leaves Redis alone. */
+export interface RedisBreakerSettings {
+  /** Consecutive timed-out round trips that open it. */
+  timeoutsToOpen: number
+  /** How long it stays open before a background PING asks whether Redis answers again. */
+  openMs: number
+}
+
+export const REDIS_BREAKER: RedisBreakerSettings = { timeoutsToOpen: 3, openMs: 5_000 }
+
+/** The message ioredis rejects a command with once REDIS_COMMAND_TIMEOUT_MS has passed. */
+const TIMEOUT_MESSAGE = 'Command timed out'
+
+export function isRedisTimeout (error: unknown): boolean {
+  return error instanceof Error && error.message === TIMEOUT_MESSAGE
+}
+
+/**
+ * A circuit breaker for a Redis that is connected but does not answer (frozen, swapping,
+ * overloaded): each counted request would wait the whole command timeout. After
+ * `timeoutsToOpen` timeouts in a row it opens: requests stop asking Redis (the store counts them
+ * in memory meanwhile) and, every `openMs`, one PING in the background asks whether Redis answers
+ * again; the first that does closes it. One log line when it opens and one when it closes.
+ * A Redis that refuses connections fails at once and costs no waiting: that is RedisOutageLog's.
+ */
+export class RedisBreaker {
+  readonly #log: FastifyBaseLogger
+  readonly #settings: RedisBreakerSettings
+  readonly #probe: () => Promise<unknown>
+  #timeoutsInARow = 0
+  /** 0 while closed; otherwise when the next probe may go. */
+  #openUntil = 0
+  #probing = false
+
+  constructor (log: FastifyBaseLogger, settings: RedisBreakerSettings, probe: () => Promise<unknown>) {
+    this.#log = log
+    this.#settings = settings
+    this.#probe = probe
+  }
+
+  get open (): boolean {
+    return this.#openUntil !== 0
+  }
+
+  /** Whether a request may ask Redis now; while open, starts the next probe once its pause is over. */
+  allowsRequests (): boolean {
+    if (this.#openUntil === 0) return true
+    if (!this.#probing && Date.now() >= this.#openUntil) this.#startProbe()
+    return false
+  }
+
+  succeeded (): void {
+    this.#timeoutsInARow = 0
+  }
+
+  timedOut (): void {
+    if (this.#openUntil !== 0) return
+    this.#timeoutsInARow++
+    if (this.#timeoutsInARow < this.#settings.timeoutsToOpen) return
+    this.#openUntil = Date.now() + this.#settings.openMs
+    this.#log.warn({ timeouts: this.#timeoutsInARow, commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS, retryMs: this.#settings.openMs },
+      'Redis is not answering in time: rate limits are counted in memory until it does')
+  }
+
+  #startProbe (): void {
+    this.#probing = true
+    this.#probe().then(() => {
+      this.#probing = false
+      this.#openUntil = 0
+      this.#timeoutsInARow = 0
+      this.#log.info('Redis answers in time again: rate limits are counted in Redis again')
+    }, () => {
+      this.#probing = false
+      this.#openUntil = Date.now() + this.#settings.openMs
+    })
+  }
+}
+
 export interface RedisConnection {
   client: Redis
   outage: RedisOutageLog

@@ -29,8 +29,11 @@ const CONTENT_TYPES: Record<string, { type: string, compress: boolean }> = {
 }
 const UNKNOWN_TYPE = { type: 'application/octet-stream', compress: false }
 
-/** An SVG opened directly is a document that could run script; forbid everything but its own styles. */
-const SVG_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+/**
+ * An SVG opened directly is a document that could run script; forbid everything but its own styles
+ * and the images it carries inside itself (`data:` addresses, as the dataset's SVGs embed theirs).
+ */
+const SVG_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 
 /**
  * Serves the question images of the dataset under /files, as the rewritten addresses in records

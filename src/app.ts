@@ -21,6 +21,7 @@ import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
+import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
 export interface AppOptions {
   config: Config
@@ -40,6 +41,10 @@ const REFUSED_METHODS = METHODS.filter((method) => !(ALLOWED_METHODS as readonly
 /** Longest path parameter accepted; longer is a grammar error anyway, so refuse it before routing. */
 const MAX_PARAM_LENGTH = 100
 
+function withStream (stream: LogDestination | undefined): { stream?: LogDestination } {
+  return stream === undefined ? {} : { stream }
+}
+
 /**
  * Fastify's own options for the app: routing, limits, logging and how framework-level
  * errors (a malformed URL) become the contract's error body. Shared by the server and the tests.
@@ -53,7 +58,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
   }
   return {
     ...server,
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // JSON lines, or readable ones when a person runs the server in a terminal (src/log-destination.ts).
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...withStream(terminalLogDestination()) },
     // One access-log line per request comes from the request-logging plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : trustProxyFunction(config.trustProxy),

@@ -43,12 +43,15 @@ export const CONFIG_DEFAULTS = {
 
 const MAX_SHOWN_VALUE = 80
 
+function shorten (value: string, length: number): string {
+  return value.length > length ? `${value.slice(0, length)}…` : value
+}
+
 /** Thrown for an invalid environment value; its message is the one line printed at start-up. */
 export class ConfigError extends Error {
   constructor (variable: string, expected: string, got: string) {
     // Cut, so a pasted blob still makes one short line.
-    const shown = got.length > MAX_SHOWN_VALUE ? `${got.slice(0, MAX_SHOWN_VALUE)}…` : got
-    super(`Invalid ${variable}=${JSON.stringify(shown)}: expected ${expected}`)
+    super(`Invalid ${variable}=${JSON.stringify(shorten(got, MAX_SHOWN_VALUE))}: expected ${expected}`)
     this.name = 'ConfigError'
   }
 }
@@ -94,19 +97,21 @@ function readUrl (env: Env, name: string, protocols: string[], { base = false } 
   return raw
 }
 
-const TRUST_PROXY_EXPECTED = 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)'
+const TRUST_PROXY_EXPECTED = 'false, true, a hop count, or proxy addresses/CIDRs separated by commas (or loopback, linklocal, uniquelocal)'
 
 function readTrustProxy (env: Env): Config['trustProxy'] {
   const raw = env.TRUST_PROXY
   if (raw === undefined || raw === '' || raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d{1,2}$/.test(raw)) return Number(raw)
-  // The list goes to proxy-addr (src/http/client-address.ts); compiling it here turns its TypeError
-  // for `10.0.0.0/99` or `300.1.1.1` into the one line naming the variable.
-  try {
-    proxyAddr.compile(raw.split(',').map((entry) => entry.trim()))
-  } catch (error) {
-    throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_EXPECTED}; ${(error as Error).message}`, raw)
+  // The list goes to proxy-addr (src/http/client-address.ts); compiling each entry here turns its
+  // TypeError for `10.0.0.0/99` or `300.1.1.1` into the one line naming the variable.
+  for (const entry of raw.split(',').map((item) => item.trim())) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_EXPECTED}; ${JSON.stringify(shorten(entry, 40))} is none of these`, raw)
+    }
   }
   return raw
 }

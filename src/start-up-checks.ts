@@ -64,7 +64,8 @@ async function folderProblem (dataDir: string): Promise<string | undefined> {
   try {
     if (!(await stat(dataDir)).isDirectory()) return 'is not a folder'
   } catch (error) {
-    return `cannot be read (${(error as NodeJS.ErrnoException).code})`
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`
   }
   try {
     if (!(await stat(path.join(dataDir, 'exams.json'))).isFile()) return 'has no exams.json file'

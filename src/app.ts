@@ -17,6 +17,7 @@ import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-pa
 import { trustProxyFunction } from './http/client-address.ts'
 import { examRoutes } from './http/routes/exams.ts'
 import { fileRoutes } from './http/routes/files.ts'
+import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
@@ -121,6 +122,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     await v1.register(examRoutes, { answers, cacheControl: JSON_CACHE_CONTROL })
   }, { prefix: '/v1' })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
+  await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL })
   fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))

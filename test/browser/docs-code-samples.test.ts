@@ -28,9 +28,11 @@ test('the reference page offers code samples in curl, JavaScript fetch, Node.js 
   await page.goto(`${baseUrl}/docs`)
   await page.getByRole('link', { name: 'Get one question' }).click()
   const samples = () => page.locator('code').allInnerTexts().then((texts) => texts.join('\n'))
+  // Evaluated in the page (a string: this project's types have no DOM).
+  const sampleAppears = (pattern: RegExp) => page.waitForFunction(`[...document.querySelectorAll('code')].some((code) => ${pattern}.test(code.textContent))`)
 
   // curl is the default sample.
-  await page.waitForFunction(() => [...document.querySelectorAll('code')].some((code) => code.textContent?.includes('curl ')))
+  await sampleAppears(/curl /)
   assert.match(await samples(), /curl .*\/v1\/exams\/\{?2020/)
 
   const choose = async (group: string, client: string) => {
@@ -40,17 +42,17 @@ test('the reference page offers code samples in curl, JavaScript fetch, Node.js 
     const groups = await page.locator('[role=listbox]').first().innerText()
     for (const name of ['JavaScript', 'Node.js', 'Python', 'Shell']) assert.ok(groups.includes(name), `${name} in ${groups}`)
     // The options are listed under their language's heading, in the order of `groups`.
-    const index = { 'JavaScript/Fetch': 0, 'Node.js/Fetch': 1, 'Python/Requests': 2, 'Shell/Curl': 3 }[`${group}/${client}`]!
+    const index = ({ 'JavaScript/Fetch': 0, 'Node.js/Fetch': 1, 'Python/Requests': 2, 'Shell/Curl': 3 } as Record<string, number>)[`${group}/${client}`]!
     await options.nth(index).click()
   }
 
   await choose('Python', 'Requests')
-  await page.waitForFunction(() => [...document.querySelectorAll('code')].some((code) => code.textContent?.includes('requests.get(')))
+  await sampleAppears(/requests\.get\(/)
   assert.match(await samples(), new RegExp(`requests\\.get\\(.*${baseUrl.replaceAll('.', '\\.')}/v1/exams`, 's'))
   await page.screenshot({ path: path.join(RESULTS_DIR, 'docs-code-sample-python.png') })
 
   await choose('JavaScript', 'Fetch')
-  await page.waitForFunction(() => [...document.querySelectorAll('code')].some((code) => /fetch\(/.test(code.textContent ?? '')))
+  await sampleAppears(/fetch\(/)
   assert.match(await samples(), new RegExp(`fetch\\(['"\`]${baseUrl.replaceAll('.', '\\.')}/v1/exams`))
   await page.close()
 })

@@ -5,8 +5,6 @@ export interface LogDestination {
   write: (line: string) => void
 }
 
-let terminal: LogDestination | undefined
-
 /**
  * For a person running the server in a terminal, the log in pino-pretty's readable form (time,
  * level, message, then the fields); undefined when stdout is not a terminal (a pipe, a file, a
@@ -18,11 +16,8 @@ let terminal: LogDestination | undefined
  */
 export function terminalLogDestination (stdout: NodeJS.WriteStream = process.stdout): LogDestination | undefined {
   if (stdout.isTTY !== true) return undefined
-  if (terminal === undefined) {
-    // Resolved at run time from node_modules (it is a production dependency), not bundled into dist/.
-    const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')
-    const pretty = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
-    terminal = { write: (line) => { stdout.write(pretty(line)) } }
-  }
-  return terminal
+  // Resolved at run time from node_modules (it is a production dependency), not bundled into dist/.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')
+  const pretty = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true })
+  return { write: (line) => { stdout.write(pretty(line)) } }
 }

@@ -13,9 +13,11 @@ import { installGracefulClose } from './http/graceful-close.ts'
 import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
 import { PreparedCatalog } from './http/prepared-catalog.ts'
 import { ExamAnswers } from './http/exam-answers.ts'
+import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
+import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
-import { examRoutes } from './http/routes/exams.ts'
+import { apiRoutes } from './http/routes/api-routes.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -30,12 +32,11 @@ export interface AppOptions {
   servableFiles: ReadonlySet<string>
   /** Readiness, for /readyz; the server flips it off when shutdown begins. */
   isReady?: () => boolean
+  /** The JSON endpoints (src/http/endpoints.ts's table), unless a test gives its own. */
+  endpoints?: readonly Endpoint[]
 }
 
-/** Cache-Control of successful JSON answers: the data only changes with a redeploy. */
-export const JSON_CACHE_CONTROL = 'public, max-age=3600'
-
-/** Only these are served; every other method on a known path is 405 (API.md). */
+/** Only these are served; every other method on a known path is 405. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 const REFUSED_METHODS = METHODS.filter((method) => !(ALLOWED_METHODS as readonly string[]).includes(method) && method !== 'CONNECT')
 
@@ -85,8 +86,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * The whole API as one plugin: tests build it with `inject`, the server adds the process concerns
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
-export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady }: AppOptions) => {
-  const answers = new ExamAnswers(catalog, new PreparedCatalog(catalog))
+export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
+  const sources: AnswerSources = { exams: new ExamAnswers(catalog, new PreparedCatalog(catalog)) }
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -100,8 +101,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   installRequestGuard(fastify)
   // Callback-style hooks on the hot path: an async hook costs a promise and a microtask per answer.
   fastify.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('x-content-type-options', 'nosniff')
-    if (reply.statusCode >= 400) reply.header('cache-control', 'no-store')
+    reply.header('x-content-type-options', EVERY_ANSWER_HEADERS['x-content-type-options'])
+    if (reply.statusCode >= 400) reply.header('cache-control', NO_STORE)
     done(null, payload)
   })
 
@@ -112,19 +113,19 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
-  await fastify.register(openApi, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL, rateLimit: config.rateLimit })
+  await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit })
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
       await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
       requestCounter = v1.requestCounter
     }
-    await v1.register(examRoutes, { answers, cacheControl: JSON_CACHE_CONTROL })
-  }, { prefix: '/v1' })
+    await v1.register(apiRoutes, { sources, endpoints })
+  }, { prefix: API_BASE })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
-  await fastify.register(docsRoutes, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL })
+  await fastify.register(docsRoutes, { publicUrl: config.publicUrl })
   fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))
 
   for (const url of knownPaths) {
@@ -139,9 +140,9 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   }
 
   const fastPath = new FastPath({
-    answers,
+    sources,
+    endpoints,
     publicUrl: config.publicUrl,
-    cacheControl: JSON_CACHE_CONTROL,
     trustProxy: trustProxyFunction(config.trustProxy),
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,

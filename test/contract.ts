@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { FastifyInstance } from 'fastify'
+import type { SendRequest } from './helper.ts'
 
 /*
  * The OpenAPI document as a test oracle: given a request and the answer it got, says whether the
@@ -173,8 +174,8 @@ export async function loadContract (app: FastifyInstance): Promise<Contract> {
  * Sends a GET through `inject` and checks the answer against the document; returns the answer
  * and the problems found, for `assert.deepEqual(problems, [])`.
  */
-export async function getChecked (app: FastifyInstance, contract: Contract, url: string, headers: Record<string, string> = {}) {
-  const response = await app.inject({ method: 'GET', url, headers })
+export async function getChecked (send: SendRequest, contract: Contract, url: string, headers: Record<string, string> = {}) {
+  const response = await send({ method: 'GET', url, headers })
   const problems = contract.problems({ method: 'GET', url, status: response.statusCode, headers: response.headers, body: response.body })
   return { response, problems }
 }

@@ -1,4 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import type { RequestListener } from 'node:http'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
+import { inject, type Response as InjectResponse } from 'light-my-request'
 import { app, serverOptions } from '../src/app.ts'
 import { loadConfig, type Config } from '../src/config.ts'
 import { loadDataset, type LoadedDataset } from '../src/data/load-dataset.ts'
@@ -36,6 +38,49 @@ export async function buildTestApp (env: Record<string, string> = {}): Promise<F
   await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles })
   await fastify.ready()
   return fastify
+}
+
+/** Whatever registers a function to run when a test (or, with node:test's `after`, the file) ends. */
+export interface Cleanup {
+  after: (fn: () => unknown) => void
+}
+
+/** Sends one request and resolves with the whole answer (light-my-request's Response). */
+export type SendRequest = (options: InjectOptions | string) => Promise<InjectResponse>
+
+export interface TestServer {
+  app: FastifyInstance
+  /**
+   * Sends a request as a client would meet the server: through the server's own request
+   * listener (the fast path first, then Fastify), in memory, without a socket.
+   */
+  request: SendRequest
+  /** Sends a request through Fastify's pipeline alone (`app.inject`), skipping the fast path. */
+  injectIntoFastify: SendRequest
+}
+
+/**
+ * Builds the app as the server does and closes it when `t` ends. Requests go through the
+ * server's real request listener, as in production: `app.inject` alone would skip the fast path.
+ * @example test('...', async (t) => { const { request } = await build(t); const res = await request('/v1/exams') })
+ * @example const server = await build({ after })   // one server for a whole file (node:test's after)
+ */
+export async function build (t: Cleanup, env: Record<string, string> = {}): Promise<TestServer> {
+  const app = await buildTestApp(env)
+  t.after(() => app.close())
+  return { app, request: frontDoor(app), injectIntoFastify: (options) => app.inject(options) }
+}
+
+/** Sends requests through the request listener of a ready app's server: the fast path, then Fastify. */
+export function frontDoor (app: FastifyInstance): SendRequest {
+  // The listener the server was created with (Node adds it first): what every client request meets.
+  const listener = app.server.listeners('request')[0] as RequestListener
+  return (options) => inject(listener, options)
+}
+
+/** Both request paths of the server, for case tables that must hold on each. */
+export function requestPaths (server: TestServer): Array<[name: string, send: SendRequest]> {
+  return [['through the front door', server.request], ['through Fastify alone', server.injectIntoFastify]]
 }
 
 /** The error body's shape, for assertions. */

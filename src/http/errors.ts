@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { PARAMETER_GRAMMAR } from './schemas/parameters.ts'
+import { LIMIT_MAX, grammarOfParameter } from './schemas/parameters.ts'
 
-/** The contract's error codes by HTTP status (API.md, "Parameter grammar and the 400 / 422 / 404 rule"). */
+/** The contract's error codes by HTTP status (the README's "Errors" table). */
 export const ERROR_CODES = {
   400: 'bad_request',
   404: 'not_found',
@@ -25,7 +25,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: 'Only GET, HEAD and OPTIONS are served.',
   payload_too_large: 'The API takes no request body.',
   uri_too_long: 'The request line is too long.',
-  unprocessable_entity: 'Well-formed but out of range (year, index or limit below 1, limit above 50, negative offset), or a language or discipline the exam does not offer.',
+  unprocessable_entity: `Well-formed but out of range (year, index or limit below 1, limit above ${LIMIT_MAX}, negative offset), or a language or discipline the exam does not offer.`,
   rate_limit_exceeded: 'Too many requests from this client in the current window; wait the number of seconds in Retry-After.',
   request_header_fields_too_large: 'The request headers are too large.',
   internal_server_error: 'The server met a situation it cannot handle. Nothing about it is shown in the body; it is logged.',
@@ -44,8 +44,8 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
 
   constructor (statusCode: ErrorStatus, message: string, headers: Record<string, string> = {}) {
-    // A client error is an answer, not a fault: recording a stack trace for it was 16% of the CPU of
-    // a 404 under load. 5xx keep theirs for the log.
+    // A client error is an answer, not a fault: recording a stack trace for it was a large share of
+    // the CPU of a 404 under load. 5xx keep theirs for the log.
     const stackTraceLimit = Error.stackTraceLimit
     if (statusCode < 500) Error.stackTraceLimit = 0
     super(message)
@@ -116,7 +116,6 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
   const fastifyError = error as FastifyError
   if (fastifyError.validation !== undefined) return fromValidationError(fastifyError, request)
   const status = fastifyError.statusCode
-  if (status === 429) return new ApiError(429, fastifyError.message)
   if (status === 413) return new ApiError(413, 'Request bodies are not accepted')
   if (status !== undefined && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.
@@ -134,7 +133,8 @@ function fromValidationError (error: FastifyError, request: FastifyRequest): Api
   const name = first?.instancePath.replace(/^\//, '').split('/')[0] ?? ''
   const value = source?.[name]
   if (Array.isArray(value)) return new ApiError(400, `${name} was given ${value.length} times; give it once`)
-  const grammar = PARAMETER_GRAMMAR[name]
+  const schema = error.validationContext === 'params' ? request.routeOptions.schema?.params : request.routeOptions.schema?.querystring
+  const grammar = grammarOfParameter(schema, name)
   const what = grammar === undefined ? String(first?.message ?? 'is invalid') : `must be ${grammar}`
   return new ApiError(400, `${context} parameter ${name} ${what}, got ${describeValue(value)}`)
 }

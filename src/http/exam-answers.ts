@@ -7,7 +7,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX, type QuestionListQuery, type QuestionQuery } 
 /**
  * The prepared body that answers each request of the four exam endpoints, from parameter values
  * that already follow the grammar (the route schemas check it, and so does the fast path): the
- * 422 and 404 checks of API.md, in its order, then a lookup. Throws ApiError for those; never
+ * 422 and 404 checks of the contract, in its order, then a lookup. Throws ApiError for those; never
  * touches the disk. The Fastify routes and the fast path both ask here, so they cannot disagree.
  */
 export class ExamAnswers {

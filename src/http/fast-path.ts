@@ -1,43 +1,43 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
+import type { TSchema } from 'typebox'
 import { clientAddress, type TrustProxy } from './client-address.ts'
+import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from './endpoints.ts'
 import { ApiError, errorBody } from './errors.ts'
-import { CORS_HEADERS } from './plugins/cors.ts'
-import type { ExamAnswers } from './exam-answers.ts'
 import { preparedAnswer, type PreparedAnswer, type PreparedBody } from './prepared-body.ts'
 import { accessLogEntry, nextRequestId } from './plugins/request-logging.ts'
-import { UNHOOKED_ERROR_HEADERS, declaresBody, lacksHost } from './request-limits.ts'
+import { declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from './plugins/rate-limit.ts'
-import { INTEGER_PATTERN, SLUG_MAX_LENGTH, SLUG_PATTERN, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
+import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from './response-headers.ts'
 
 /*
- * The fast path: answers of the four exam endpoints to well-formed requests (the prepared bodies,
- * and the 404s and 422s of values that name nothing), written straight to Node's response without
- * going through Fastify's request pipeline.
+ * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
+ * (the prepared bodies, and the 404s and 422s of values that name nothing), written straight to
+ * Node's response without going through Fastify's request pipeline.
  *
- * Why: these answers are prepared bytes, so what a request costs is the framework around them.
- * Measured on one core (bench/, docs in the README's "Performance"), our routes on Fastify, even
- * without a plugin, answered at about 0.6 of what a bare node:http server sends from memory; the
- * issue asks for 0.8. The fast path does only what these requests need, with the app's own parts:
- * ExamAnswers picks the body (the same calls the routes make), preparedAnswer negotiates ETag and
- * encoding (the same function sendPrepared uses), error bodies come from the error handler's
- * errorBody, and the rate limit counts in the very store @fastify/rate-limit counts the routes in
- * (RequestCounter), so a client has one quota.
+ * Why: these answers are prepared bytes, so what a request costs is the framework around them
+ * (bench/results.md compares both paths with a bare node:http server). The fast path does only
+ * what these requests need, with the app's own parts: the table's answer picks the body (the same
+ * call the routes make), preparedAnswer negotiates ETag and encoding (the same function
+ * sendPrepared uses), error bodies come from the error handler's errorBody, the headers from
+ * src/http/response-headers.ts, and the rate limit counts in the very store @fastify/rate-limit
+ * counts the routes in (RequestCounter), so a client has one quota. A client over its limit gets
+ * the 429 here too, built by the limiter's own RequestCounter.refusal.
  *
- * A client over its limit gets the 429 here too, built by the limiter's own RequestCounter.refusal.
- *
- * What it does not understand, it hands to Fastify untouched: any method but GET and HEAD, any
- * other path, a value off the grammar (400), percent-encoding, a repeated or bare parameter, a
- * request with a body, and everything while the server closes.
- * A test (test/http/fast-path.test.ts) sends the same requests both ways and compares the answers.
+ * What it accepts it derives from the table: the paths, and for each parameter the pattern and
+ * length of its schema. What it cannot check that way it hands to Fastify untouched: any method
+ * but GET and HEAD, any other path, a value off the grammar (400), a parameter whose schema has no
+ * pattern, malformed percent-encoding, a repeated or bare parameter, a request with a body, and
+ * everything while the server closes. test/http/fast-path.test.ts sends the same requests both
+ * ways and compares the answers.
  */
 
 export interface FastPathOptions {
-  answers: ExamAnswers
+  sources: AnswerSources
+  /** The endpoints it answers: the table, unless a test gives its own. */
+  endpoints?: readonly Endpoint[] | undefined
   /** Base of the docUrl of error bodies. */
   publicUrl: string
-  /** Cache-Control of every answer it sends (the routes' own). */
-  cacheControl: string
   trustProxy: TrustProxy
   /** Counts the request against its client's quota; absent when rate limiting is off. */
   requestCounter?: RequestCounter | undefined
@@ -49,23 +49,77 @@ export interface FastPathOptions {
 
 type Fallback = (request: IncomingMessage, response: ServerResponse) => void
 
-/** Longest request target the fast path reads; real addresses of these endpoints are far shorter. */
-const MAX_URL_LENGTH = 256
-const PREFIX = '/v1/exams'
-const INTEGER = new RegExp(INTEGER_PATTERN)
-const SLUG = new RegExp(SLUG_PATTERN)
+/**
+ * Longest request target the fast path reads; a longer one goes to Fastify, which refuses
+ * targets past request-limits.ts's MAX_URL_LENGTH.
+ */
+export const FAST_PATH_MAX_TARGET = 1024
+const API_PREFIX = `${API_BASE}/`
 /** Names of unknown parameters it ignores as the routes do (cache-busters); anything odder goes to Fastify. */
 const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/
 
-const LIST_PARAMETERS = { limit: INTEGER, offset: INTEGER, language: SLUG, discipline: SLUG } as const
-const QUESTION_PARAMETERS = { language: SLUG } as const
-const NO_PARAMETERS = {} as const
+/** How the fast path checks one parameter value: its schema's own pattern and length bounds. */
+interface Grammar {
+  readonly pattern: RegExp
+  readonly minLength: number
+  readonly maxLength: number
+}
 
-/** The headers every fast answer carries whatever it is (the CORS plugin's and the app's onSend hook's). */
-const CONSTANT_HEADERS = {
-  ...CORS_HEADERS,
-  'x-content-type-options': 'nosniff'
-} as const
+/** One endpoint as the fast path matches it. */
+interface Matcher {
+  readonly endpoint: Endpoint
+  /** Segments of the path after API_BASE: a literal, or the name and grammar of a path parameter. */
+  readonly segments: ReadonlyArray<{ literal: string } | { name: string, grammar: Grammar }>
+  /** Query parameters by name: their grammar, or null when the schema gives none the fast path can check. */
+  readonly query: ReadonlyMap<string, Grammar | null>
+}
+
+/** The grammar of a string schema with a pattern; undefined for anything else. */
+function grammarOf (schema: TSchema): Grammar | undefined {
+  const { type, pattern, minLength, maxLength } = schema as { type?: unknown, pattern?: unknown, minLength?: unknown, maxLength?: unknown }
+  if (type !== 'string' || typeof pattern !== 'string') return undefined
+  return {
+    pattern: new RegExp(pattern, 'u'),
+    minLength: typeof minLength === 'number' ? minLength : 0,
+    maxLength: typeof maxLength === 'number' ? maxLength : Number.POSITIVE_INFINITY
+  }
+}
+
+function accepts (grammar: Grammar, value: string): boolean {
+  return value.length >= grammar.minLength && value.length <= grammar.maxLength && grammar.pattern.test(value)
+}
+
+/**
+ * The table as the fast path matches it, by number of path segments; an endpoint with a path
+ * parameter it cannot check is left to Fastify altogether. Endpoints with more literal segments
+ * come first, as Fastify's router prefers a static segment to a parameter.
+ */
+function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Matcher[]> {
+  const byCount = new Map<number, Matcher[]>()
+  for (const endpoint of endpoints) {
+    const segments: Matcher['segments'][number][] = []
+    let checkable = true
+    for (const part of endpoint.path.slice(1).split('/')) {
+      if (!part.startsWith(':')) {
+        segments.push({ literal: part })
+        continue
+      }
+      const name = part.slice(1)
+      const schema = endpoint.params.properties[name]
+      const grammar = schema === undefined ? undefined : grammarOf(schema)
+      if (grammar === undefined) checkable = false
+      else segments.push({ name, grammar })
+    }
+    if (!checkable) continue
+    const query = new Map(Object.entries(endpoint.querystring.properties).map(([name, schema]) => [name, grammarOf(schema) ?? null]))
+    const list = byCount.get(segments.length) ?? []
+    list.push({ endpoint, segments, query })
+    byCount.set(segments.length, list)
+  }
+  const literals = (matcher: Matcher) => matcher.segments.filter((segment) => 'literal' in segment).length
+  for (const list of byCount.values()) list.sort((a, b) => literals(b) - literals(a))
+  return byCount
+}
 
 /** Most error answers kept by URL (each well under 1 KB with its key). */
 const ERROR_ANSWERS_MAX = 1_000
@@ -79,16 +133,12 @@ class ErrorAnswer {
   ) {}
 }
 
-/** Those of every error answer, as the error handler and the hooks give them (Content-Length aside). */
-const ERROR_HEADERS: ReadonlyArray<string | number> = Object.entries({
-  ...UNHOOKED_ERROR_HEADERS,
-  'content-type': 'application/json; charset=utf-8'
-}).flat()
+const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_ANSWER_HEADERS).flat()
 
 export class FastPath {
-  readonly #answers: ExamAnswers
+  readonly #sources: AnswerSources
+  readonly #matchers: ReadonlyMap<number, readonly Matcher[]>
   readonly #publicUrl: string
-  readonly #cacheControl: string
   readonly #trustProxy: TrustProxy
   readonly #requestCounter: RequestCounter | undefined
   readonly #accessLog: FastifyBaseLogger | undefined
@@ -108,10 +158,10 @@ export class FastPath {
    */
   readonly #errorAnswers = new Map<string, ErrorAnswer>()
 
-  constructor ({ answers, publicUrl, cacheControl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
-    this.#answers = answers
+  constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
+    this.#sources = sources
+    this.#matchers = matchersBySegmentCount(endpoints)
     this.#publicUrl = publicUrl
-    this.#cacheControl = cacheControl
     this.#trustProxy = trustProxy
     this.#requestCounter = requestCounter
     this.#accessLog = accessLog
@@ -173,7 +223,7 @@ export class FastPath {
       const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
       statusCode = answer.statusCode
       payload = answer.payload
-      headers = this.#headerLists.get(answer) ?? this.#headerList(answer)
+      headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer)
     }
     if (limit !== undefined) {
       headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
@@ -188,7 +238,7 @@ export class FastPath {
   /** The answer of an error: the contract's body and the headers the error handler would send. */
   #errorAnswer (error: ApiError): ErrorAnswer {
     const payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
-    return new ErrorAnswer(error.statusCode, [...ERROR_HEADERS, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
+    return new ErrorAnswer(error.statusCode, [...ERROR_HEADER_LIST, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
   }
 
   /** The 429 of a client whose window ends in `resetSeconds`; one per second of the window, kept beside the URL errors. */
@@ -206,8 +256,8 @@ export class FastPath {
   }
 
   /** Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the next time. */
-  #headerList (answer: PreparedAnswer): Array<string | number> {
-    const headers: Record<string, string | number> = { ...CONSTANT_HEADERS, 'cache-control': this.#cacheControl, ...answer.headers }
+  #headerList (body: PreparedBody, answer: PreparedAnswer): Array<string | number> {
+    const headers: Record<string, string | number> = { ...EVERY_ANSWER_HEADERS, 'cache-control': body.cacheControl ?? JSON_CACHE_CONTROL, ...answer.headers }
     // A 304 has no body and, as Fastify sends it, no Content-Length.
     if (answer.payload !== undefined) headers['content-length'] = answer.payload.length
     const list = Object.entries(headers).flat()
@@ -216,12 +266,12 @@ export class FastPath {
   }
 
   /**
-   * The body answering this request, or the 404/422 ExamAnswers raised for it; undefined when the
-   * request is not the fast path's to answer.
+   * The body answering this request, or the 404/422 the table's answer raised for it; undefined
+   * when the request is not the fast path's to answer.
    */
   #answerFor (request: IncomingMessage): PreparedBody | ErrorAnswer | undefined {
     const { method, url } = request
-    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > MAX_URL_LENGTH || !url.startsWith(PREFIX)) return undefined
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || url.length > FAST_PATH_MAX_TARGET || !url.startsWith(API_PREFIX)) return undefined
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
     if (declaresBody(request.headers) || lacksHost(request)) return undefined
 
@@ -231,63 +281,82 @@ export class FastPath {
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
     const query = queryStart === -1 ? '' : url.slice(queryStart + 1)
-    // ['', 'v1', 'exams', year, 'questions', index]
-    const segments = path.split('/')
-    if (segments[2] !== 'exams') return undefined
-    try {
-      switch (segments.length) {
-        case 3:
-          return parseQuery(query, NO_PARAMETERS) === undefined ? undefined : this.#answers.examList()
-        case 4:
-          return isInteger(segments[3]!) && parseQuery(query, NO_PARAMETERS) !== undefined ? this.#answers.examDetail(segments[3]!) : undefined
-        case 5: {
-          if (segments[4] !== 'questions' || !isInteger(segments[3]!)) return undefined
-          const values = parseQuery(query, LIST_PARAMETERS)
-          return values === undefined ? undefined : this.#answers.questionPage(segments[3]!, values as QuestionListQuery)
-        }
-        case 6: {
-          if (segments[4] !== 'questions' || !isInteger(segments[3]!) || !isInteger(segments[5]!)) return undefined
-          const values = parseQuery(query, QUESTION_PARAMETERS)
-          return values === undefined ? undefined : this.#answers.question(segments[3]!, segments[5]!, values as QuestionQuery)
-        }
-        default:
-          return undefined
+    // A trailing slash names the same resource, as Fastify's router is told (ignoreTrailingSlash).
+    const trimmed = path.length > API_PREFIX.length && path.endsWith('/') ? path.slice(API_PREFIX.length, -1) : path.slice(API_PREFIX.length)
+    const segments = trimmed.split('/')
+    const candidates = this.#matchers.get(segments.length)
+    if (candidates === undefined) return undefined
+    for (const matcher of candidates) {
+      const params = matchPath(matcher, segments)
+      if (params === undefined) continue
+      const values = parseQuery(query, matcher.query)
+      if (values === undefined) return undefined
+      try {
+        return matcher.endpoint.answer(this.#sources, params, values)
+      } catch (error) {
+        // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
+        // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
+        return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, this.#errorAnswer(error)) : undefined
       }
-    } catch (error) {
-      // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
-      // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
-      return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, this.#errorAnswer(error)) : undefined
     }
+    return undefined
   }
 }
 
-function isInteger (value: string): boolean {
-  return value.length <= 11 && INTEGER.test(value)
+/**
+ * The path parameters of a request whose segments are this endpoint's: literals equal, every
+ * parameter within its grammar; undefined otherwise (a value off the grammar is Fastify's 400).
+ */
+function matchPath (matcher: Matcher, segments: readonly string[]): ParameterValues | undefined {
+  const params: Record<string, string> = {}
+  for (let position = 0; position < segments.length; position++) {
+    const expected = matcher.segments[position]!
+    const segment = segments[position]!
+    if ('literal' in expected) {
+      if (segment !== expected.literal) return undefined
+    } else {
+      if (!accepts(expected.grammar, segment)) return undefined
+      params[expected.name] = segment
+    }
+  }
+  return params
 }
 
 /**
- * The known parameters of a query string when every one follows the grammar, appears at most once
- * and needs no decoding; undefined otherwise (the request then goes to Fastify, whose schema
- * validation has the last word). Unknown parameters with plain names are ignored, as the routes do.
+ * The known parameters of a query string when every one follows its grammar and appears at most
+ * once; undefined otherwise (the request then goes to Fastify, whose schema validation has the
+ * last word). Values are decoded as Fastify's query parser decodes them (`+` is a space, then
+ * percent-decoding); a name that needs decoding, or a value that cannot be decoded, goes to
+ * Fastify. Unknown parameters with plain names are ignored, as the routes do; a known one whose
+ * schema gives no pattern (grammar null) sends the request to Fastify.
  */
-function parseQuery (query: string, known: Readonly<Record<string, RegExp>>): Record<string, string> | undefined {
+function parseQuery (query: string, known: ReadonlyMap<string, Grammar | null>): ParameterValues | undefined {
   const values: Record<string, string> = {}
   if (query === '') return values
-  if (query.includes('%') || query.includes('+')) return undefined
   for (const pair of query.split('&')) {
     const equals = pair.indexOf('=')
     const name = equals === -1 ? pair : pair.slice(0, equals)
-    const grammar = Object.hasOwn(known, name) ? known[name] : undefined
+    const grammar = known.get(name)
     if (grammar === undefined) {
       if (!PLAIN_NAME.test(name)) return undefined
       continue
     }
-    if (equals === -1 || Object.hasOwn(values, name)) return undefined
-    const value = pair.slice(equals + 1)
-    if (value.length > SLUG_MAX_LENGTH || !grammar.test(value)) return undefined
+    if (grammar === null || equals === -1 || Object.hasOwn(values, name)) return undefined
+    const value = decodeValue(pair.slice(equals + 1))
+    if (value === undefined || !accepts(grammar, value)) return undefined
     values[name] = value
   }
   return values
+}
+
+/** A query value as Fastify's parser gives it, or undefined when it is malformed. */
+function decodeValue (raw: string): string | undefined {
+  if (!raw.includes('%') && !raw.includes('+')) return raw
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '))
+  } catch {
+    return undefined
+  }
 }
 
 /** Servers made by fastPathServerFactory, with the slot their requests look into for a fast path. */

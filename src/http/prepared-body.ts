@@ -2,6 +2,7 @@ import { hash } from 'node:crypto'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { JSON_CONTENT_TYPE } from './response-headers.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -25,6 +26,8 @@ export class PreparedBody {
   readonly raw: Buffer
   readonly etag: string
   readonly contentType: string
+  /** Cache-Control of this body when it is not the endpoint's usual one (an unseeded random draw is never reused). */
+  readonly cacheControl: string | undefined
   readonly #effort: CompressionEffort
   readonly #compress: boolean
   #br: Buffer | undefined
@@ -32,9 +35,10 @@ export class PreparedBody {
   readonly #answers = new Map<ContentEncoding | 'not-modified', PreparedAnswer>()
 
   /** `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing. */
-  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean } = {}) {
+  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string } = {}) {
     this.raw = raw
-    this.contentType = options.contentType ?? 'application/json; charset=utf-8'
+    this.contentType = options.contentType ?? JSON_CONTENT_TYPE
+    this.cacheControl = options.cacheControl
     this.etag = options.etag ?? strongEtagOf(raw)
     this.#effort = options.effort ?? 'max'
     this.#compress = options.compress ?? true
@@ -89,7 +93,7 @@ export class PreparedBody {
 
 /**
  * A strong entity tag derived from the bytes, so equal tags mean equal bodies. One-shot
- * crypto.hash: start-up tags every prepared body, and a Hash object per body was about 3% of it.
+ * crypto.hash: start-up tags every prepared body, and a Hash object per body showed in its profile.
  */
 export function strongEtagOf (...parts: Array<Buffer | string>): string {
   const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((part) => typeof part === 'string' ? Buffer.from(part) : part))

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from './errors.ts'
-import { CORS_HEADERS } from './plugins/cors.ts'
+import { ERROR_ANSWER_HEADERS } from './response-headers.ts'
 import { logRequest } from './plugins/request-logging.ts'
 
 /**
@@ -53,16 +53,6 @@ export function httpServerOptions (timeouts: ServerTimeouts): ServerOptions {
     requireHostHeader: false
   }
 }
-
-/**
- * Headers every error answer has, for answers written where no hook runs (Fastify's framework
- * errors, Node's parser errors): the ones the app's and the CORS plugin's hooks would have added.
- */
-export const UNHOOKED_ERROR_HEADERS = {
-  ...CORS_HEADERS,
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store'
-} as const
 
 export interface RequestLimitsOptions {
   /** The methods the API answers; a request with a body and another method on a known path is 405. */
@@ -139,7 +129,7 @@ export function frameworkErrorHandler (publicUrl: string) {
       message = 'A path segment is too long'
     }
     reply.raw.once('finish', () => logRequest(request, reply))
-    sendError(reply.headers(UNHOOKED_ERROR_HEADERS), publicUrl, status, message)
+    sendError(reply.headers(ERROR_ANSWER_HEADERS), publicUrl, status, message)
   }
 }
 
@@ -200,7 +190,7 @@ function answerAndClose (socket: Socket, response: string): void {
 /** A whole HTTP response carrying the contract's error body, for a socket no Fastify reply owns. */
 function rawErrorResponse (publicUrl: string, status: ErrorStatus, message: string, extraHeaders: Record<string, string> = {}): string {
   const body = JSON.stringify(errorBody(publicUrl, status, message))
-  const headers = Object.entries({ ...UNHOOKED_ERROR_HEADERS, ...extraHeaders }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  const headers = Object.entries({ ...ERROR_ANSWER_HEADERS, ...extraHeaders }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${headers}` +
-    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 }

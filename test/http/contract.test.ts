@@ -1,12 +1,12 @@
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify from 'fastify'
 import { app as enemApp, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { loadDataset } from '../../src/data/load-dataset.ts'
 import { ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { getChecked, loadContract, type Contract } from '../contract.ts'
-import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
+import { build, frontDoor, FULL_DATA_DIR, TEST_PUBLIC_URL, type SendRequest } from '../helper.ts'
 
 /*
  * Every answer these requests get, success or error, must be one the OpenAPI document describes
@@ -16,16 +16,12 @@ import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 interface ExamSummaryBody { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
 interface PageBody { metadata: { total: number, hasMore: boolean }, questions: unknown[] }
 
-let app: FastifyInstance
-let contract: Contract
-before(async () => {
-  app = await buildTestApp()
-  contract = await loadContract(app)
-})
-after(async () => { await app.close() })
+const server = await build({ after })
+const { app } = server
+const contract: Contract = await loadContract(app)
 
 /** Requests one URL, asserts the status and that the answer conforms to the document; returns the answer. */
-async function expectConforming (url: string, status: number, headers: Record<string, string> = {}, on: FastifyInstance = app, oracle: Contract = contract) {
+async function expectConforming (url: string, status: number, headers: Record<string, string> = {}, on: SendRequest = server.request, oracle: Contract = contract) {
   const { response, problems } = await getChecked(on, oracle, url, headers)
   assert.equal(response.statusCode, status, `${url}: ${response.body.slice(0, 300)}`)
   assert.deepEqual(problems, [], url)
@@ -46,7 +42,7 @@ describe('answers on the sample dataset conform to the OpenAPI document', () => 
   })
 
   test('GET /exams/{year}: every exam, and each error class', async () => {
-    for (const exam of (await app.inject('/v1/exams')).json<ExamSummaryBody[]>()) {
+    for (const exam of (await server.request('/v1/exams')).json<ExamSummaryBody[]>()) {
       const detail = await expectConforming(`/v1/exams/${exam.year}`, 200)
       await expectConforming(`/v1/exams/${exam.year}`, 304, { 'if-none-match': String(detail.headers.etag) })
     }
@@ -57,7 +53,7 @@ describe('answers on the sample dataset conform to the OpenAPI document', () => 
 
   test('GET /exams/{year}/questions: every page of every view, and each error class', async () => {
     let questions = 0
-    for (const exam of (await app.inject('/v1/exams')).json<ExamSummaryBody[]>()) {
+    for (const exam of (await server.request('/v1/exams')).json<ExamSummaryBody[]>()) {
       const languages = exam.languages.length === 0 ? [undefined] : exam.languages.map((option) => option.value)
       for (const language of languages) {
         for (const discipline of [undefined, ...exam.disciplines.map((option) => option.value)]) {
@@ -90,8 +86,8 @@ describe('answers on the sample dataset conform to the OpenAPI document', () => 
 
   test('GET /exams/{year}/questions/{index}: every question in every language, and each error class', async () => {
     let questions = 0
-    for (const exam of (await app.inject('/v1/exams')).json<ExamSummaryBody[]>()) {
-      const detail = (await app.inject(`/v1/exams/${exam.year}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
+    for (const exam of (await server.request('/v1/exams')).json<ExamSummaryBody[]>()) {
+      const detail = (await server.request(`/v1/exams/${exam.year}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
       for (const entry of detail.questions) {
         const query = entry.language === null ? '' : `?language=${entry.language}`
         await expectConforming(`/v1/exams/${exam.year}/questions/${entry.index}${query}`, 200)
@@ -120,7 +116,7 @@ describe('answers on the sample dataset conform to the OpenAPI document', () => 
 })
 
 test('the oracle itself refuses what the document does not describe', async () => {
-  const question = await app.inject('/v1/exams/2020/questions/1')
+  const question = await server.request('/v1/exams/2020/questions/1')
   const observed = { method: 'GET', url: '/v1/exams/2020/questions/1', status: 200, headers: question.headers, body: question.body }
   assert.deepEqual(contract.problems(observed), [])
   const wrongLetter = JSON.stringify({ ...question.json<object>(), correctAlternative: 'F' })
@@ -131,27 +127,23 @@ test('the oracle itself refuses what the document does not describe', async () =
   assert.match(contract.problems({ ...observed, status: 304 }).join('\n'), /no body/)
   assert.match(contract.problems({ ...observed, url: '/v1/exams/2020/answers' }).join('\n'), /no such operation/)
   assert.match(contract.problems({ ...observed, method: 'POST' }).join('\n'), /no such operation/)
-  const error = await app.inject('/v1/exams/1999')
+  const error = await server.request('/v1/exams/1999')
   const errorObserved = { method: 'GET', url: '/v1/exams/1999', status: 404, headers: error.headers, body: error.body }
   assert.deepEqual(contract.problems(errorObserved), [])
   assert.match(contract.problems({ ...errorObserved, body: '{"error":{"code":"oops","message":"m","docUrl":"u"}}' }).join('\n'), /code/)
   assert.match(contract.problems({ ...errorObserved, headers: { ...error.headers, 'cache-control': 'public' } }).join('\n'), /Cache-Control/)
 })
 
-test('429 answers, and the RateLimit headers on every counted answer, conform to the document', async () => {
-  const limited = await buildTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m' })
-  try {
-    const limitedContract = await loadContract(limited)
-    const urls = ['/v1/exams', '/v1/exams/2020', '/v1/exams/1999']
-    for (const [position, url] of urls.entries()) {
-      const response = await expectConforming(url, position < 2 ? 200 : 404, {}, limited, limitedContract)
-      assert.equal(response.headers['ratelimit-remaining'], String(2 - position), 'the document\'s headers are really sent')
-    }
-    const refused = await expectConforming('/v1/exams/2020/questions', 429, {}, limited, limitedContract)
-    assert.match(String(refused.headers['retry-after']), /^\d+$/)
-  } finally {
-    await limited.close()
+test('429 answers, and the RateLimit headers on every counted answer, conform to the document', async (t) => {
+  const limited = await build(t, { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m' })
+  const limitedContract = await loadContract(limited.app)
+  const urls = ['/v1/exams', '/v1/exams/2020', '/v1/exams/1999']
+  for (const [position, url] of urls.entries()) {
+    const response = await expectConforming(url, position < 2 ? 200 : 404, {}, limited.request, limitedContract)
+    assert.equal(response.headers['ratelimit-remaining'], String(2 - position), 'the document\'s headers are really sent')
   }
+  const refused = await expectConforming('/v1/exams/2020/questions', 429, {}, limited.request, limitedContract)
+  assert.match(String(refused.headers['retry-after']), /^\d+$/)
 })
 
 test('500 answers conform to the document and say nothing of the failure', async () => {
@@ -168,7 +160,7 @@ test('500 answers conform to the document and say nothing of the failure', async
     Object.assign(catalog, { getExam: fail, languageView: fail, findQuestion: fail })
     const brokenContract = await loadContract(broken)
     for (const url of ['/v1/exams/2020', '/v1/exams/2020/questions', '/v1/exams/2020/questions/1']) {
-      const response = await expectConforming(url, 500, {}, broken, brokenContract)
+      const response = await expectConforming(url, 500, {}, frontDoor(broken), brokenContract)
       assert.ok(!response.body.includes('secret'), url)
     }
   } finally {
@@ -176,32 +168,28 @@ test('500 answers conform to the document and say nothing of the failure', async
   }
 })
 
-test('every question record of the full dataset conforms to the document (every view walked, limit=50)', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async () => {
-  const full = await buildTestApp({ ENEM_DATA_DIR: FULL_DATA_DIR! })
-  try {
-    const fullContract = await loadContract(full)
-    const exams = (await expectConforming('/v1/exams', 200, {}, full, fullContract)).json<ExamSummaryBody[]>()
-    assert.ok(exams.length >= 15)
-    let records = 0
-    for (const exam of exams) {
-      await expectConforming(`/v1/exams/${exam.year}`, 200, {}, full, fullContract)
-      const languages = exam.languages.length === 0 ? [undefined] : exam.languages.map((option) => option.value)
-      for (const language of languages) {
-        let walked = 0
-        let total = 0
-        for (let offset = 0; ; offset += 50) {
-          const url = `/v1/exams/${exam.year}/questions?limit=50&offset=${offset}${language === undefined ? '' : `&language=${language}`}`
-          const page = (await expectConforming(url, 200, {}, full, fullContract)).json<PageBody>()
-          walked += page.questions.length
-          total = page.metadata.total
-          if (!page.metadata.hasMore) break
-        }
-        assert.equal(walked, total, `${exam.year} ${language ?? ''}`)
-        records += walked
+test('every question record of the full dataset conforms to the document (every view walked, limit=50)', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async (t) => {
+  const full = await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR! })
+  const fullContract = await loadContract(full.app)
+  const exams = (await expectConforming('/v1/exams', 200, {}, full.request, fullContract)).json<ExamSummaryBody[]>()
+  assert.ok(exams.length >= 15)
+  let records = 0
+  for (const exam of exams) {
+    await expectConforming(`/v1/exams/${exam.year}`, 200, {}, full.request, fullContract)
+    const languages = exam.languages.length === 0 ? [undefined] : exam.languages.map((option) => option.value)
+    for (const language of languages) {
+      let walked = 0
+      let total = 0
+      for (let offset = 0; ; offset += 50) {
+        const url = `/v1/exams/${exam.year}/questions?limit=50&offset=${offset}${language === undefined ? '' : `&language=${language}`}`
+        const page = (await expectConforming(url, 200, {}, full.request, fullContract)).json<PageBody>()
+        walked += page.questions.length
+        total = page.metadata.total
+        if (!page.metadata.hasMore) break
       }
+      assert.equal(walked, total, `${exam.year} ${language ?? ''}`)
+      records += walked
     }
-    assert.ok(records >= 2500, `${records} records validated`)
-  } finally {
-    await full.close()
   }
+  assert.ok(records >= 2500, `${records} records validated`)
 })

@@ -1,26 +1,20 @@
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
-import type { FastifyInstance, InjectOptions } from 'fastify'
-import { buildTestApp } from '../helper.ts'
+import type { InjectOptions } from 'fastify'
+import { build } from '../helper.ts'
 import { rawRequest } from '../raw-http.ts'
 
 const EXPOSED = 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset'
 
-let app: FastifyInstance
-let port: number
-let filePath: string
-
-before(async () => {
-  app = await buildTestApp({ RATE_LIMIT_MAX: '3' })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  port = (app.server.address() as AddressInfo).port
-  const page = (await app.inject({ url: '/v1/exams/2020/questions?limit=50', remoteAddress: '192.0.2.99' })).json<{ questions: Array<{ files: string[] }> }>()
-  const address = page.questions.flatMap((question) => question.files)[0]
-  assert.ok(address !== undefined, 'the sample dataset has question files')
-  filePath = new URL(address).pathname
-})
-after(() => app.close())
+const server = await build({ after }, { RATE_LIMIT_MAX: '3' })
+const { app } = server
+await app.listen({ port: 0, host: '127.0.0.1' })
+const { port } = app.server.address() as AddressInfo
+const samplePage = (await server.request({ url: '/v1/exams/2020/questions?limit=50', remoteAddress: '192.0.2.99' })).json<{ questions: Array<{ files: string[] }> }>()
+const fileAddress = samplePage.questions.flatMap((question) => question.files)[0]
+assert.ok(fileAddress !== undefined, 'the sample dataset has question files')
+const filePath = new URL(fileAddress).pathname
 
 function assertCors (headers: Record<string, unknown>, what: string): void {
   assert.equal(headers['access-control-allow-origin'], '*', what)
@@ -48,7 +42,7 @@ test('every answer allows any origin and exposes ETag, Retry-After and the RateL
     [{ url: '/', headers: { origin: 'https://example.org' } }, 302]
   ]
   for (const [options, status] of cases) {
-    const response = await app.inject({ ...options, headers: { origin: 'https://example.org', ...options.headers } })
+    const response = await server.request({ ...options, headers: { origin: 'https://example.org', ...options.headers } })
     const what = `${options.method ?? 'GET'} ${options.url?.toString().slice(0, 50)}`
     assert.equal(response.statusCode, status, what)
     assertCors(response.headers, what)
@@ -56,8 +50,8 @@ test('every answer allows any origin and exposes ETag, Retry-After and the RateL
 })
 
 test('a 304 keeps the CORS headers, so a browser revalidating from script can use its cached copy', async () => {
-  const { headers } = await app.inject({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4' })
-  const cached = await app.inject({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4', headers: { 'if-none-match': String(headers.etag) } })
+  const { headers } = await server.request({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4' })
+  const cached = await server.request({ url: '/v1/exams/2023', remoteAddress: '192.0.2.4', headers: { 'if-none-match': String(headers.etag) } })
   assert.equal(cached.statusCode, 304)
   assertCors(cached.headers, '304')
 })
@@ -70,7 +64,7 @@ test('preflight: 204 with GET, HEAD, OPTIONS, with or without Origin, on any pat
   ]
   for (const url of ['/v1/exams', '/v1/exams/2020/questions?limit=5', '/files/2020/x.png', '/healthz']) {
     for (const headers of variants) {
-      const response = await app.inject({ method: 'OPTIONS', url, headers, remoteAddress: '192.0.2.5' })
+      const response = await server.request({ method: 'OPTIONS', url, headers, remoteAddress: '192.0.2.5' })
       const what = `OPTIONS ${url} ${JSON.stringify(headers)}`
       assert.equal(response.statusCode, 204, what)
       assert.equal(response.body, '', what)

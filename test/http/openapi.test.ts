@@ -1,16 +1,15 @@
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { brotliDecompressSync } from 'node:zlib'
 import { compileErrors, validate } from '@readme/openapi-parser'
-import type { FastifyInstance } from 'fastify'
-import { AlternativeSchema, ExamSummarySchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
+import { AlternativeSchema, ExamSummarySchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
 import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/schemas/examples.ts'
 import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../src/http/schemas/parameters.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
 import { Contract, pointerToken } from '../contract.ts'
-import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
+import { buildTestApp, build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
 type JsonObject = { [key: string]: unknown }
 interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, schema: { pattern?: string, maxLength?: number } }
@@ -29,13 +28,8 @@ interface Document {
   components: { schemas: Record<string, JsonObject>, headers: Record<string, JsonObject>, responses: Record<string, JsonObject> }
 }
 
-let app: FastifyInstance
-let document: Document
-before(async () => {
-  app = await buildTestApp()
-  document = (await app.inject('/v1/openapi.json')).json<Document>()
-})
-after(async () => { await app.close() })
+const server = await build({ after })
+const document = (await server.request('/v1/openapi.json')).json<Document>()
 
 const OPERATIONS = {
   listExams: '/exams',
@@ -50,9 +44,9 @@ const responseSchemaPointer = (path: string, status: string) =>
 
 describe('the document routes', () => {
   test('GET /v1 and GET /v1/openapi.json serve the same document, byte for byte, as UTF-8 JSON with a strong ETag', async () => {
-    const root = await app.inject('/v1')
-    const named = await app.inject('/v1/openapi.json')
-    const slash = await app.inject('/v1/')
+    const root = await server.request('/v1')
+    const named = await server.request('/v1/openapi.json')
+    const slash = await server.request('/v1/')
     for (const response of [root, named, slash]) {
       assert.equal(response.statusCode, 200)
       assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
@@ -67,11 +61,11 @@ describe('the document routes', () => {
   })
 
   test('the document is serialized once: answers 304 to its ETag and compresses with br', async () => {
-    const first = await app.inject('/v1/openapi.json')
-    const cached = await app.inject({ url: '/v1/openapi.json', headers: { 'if-none-match': String(first.headers.etag) } })
+    const first = await server.request('/v1/openapi.json')
+    const cached = await server.request({ url: '/v1/openapi.json', headers: { 'if-none-match': String(first.headers.etag) } })
     assert.equal(cached.statusCode, 304)
     assert.equal(cached.body, '')
-    const br = await app.inject({ url: '/v1', headers: { 'accept-encoding': 'br' } })
+    const br = await server.request({ url: '/v1', headers: { 'accept-encoding': 'br' } })
     assert.equal(br.headers['content-encoding'], 'br')
     assert.equal(br.headers.vary, 'Accept-Encoding')
     assert.deepEqual(brotliDecompressSync(br.rawPayload), first.rawPayload)
@@ -83,7 +77,7 @@ describe('the OpenAPI document', () => {
   test('passes @readme/openapi-parser validation as OpenAPI 3.1, without warnings', async () => {
     assert.equal(document.openapi, '3.1.0')
     // validate() dereferences in place: give it a copy, parsed afresh from what the server sends.
-    const served: Parameters<typeof validate>[0] = JSON.parse((await app.inject('/v1/openapi.json')).body)
+    const served: Parameters<typeof validate>[0] = JSON.parse((await server.request('/v1/openapi.json')).body)
     const result = await validate(served)
     assert.ok(result.valid, compileErrors(result))
     assert.deepEqual(result.warnings, [])
@@ -96,7 +90,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(document.servers.map((server) => server.url), [`${TEST_PUBLIC_URL}/v1`])
   })
 
-  test('describes exactly the four endpoints of API.md, with paths relative to the server', () => {
+  test('describes exactly the endpoints of the contract, with paths relative to the server', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), Object.values(OPERATIONS).sort())
     for (const [operationId, path] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(document.paths[path]!), ['get'], path)
@@ -195,7 +189,7 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema }
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema }
     assert.deepEqual(Object.keys(document.components.schemas).sort(), Object.keys(named).sort())
     for (const [name, source] of Object.entries(named)) {
       const component = document.components.schemas[name]!
@@ -285,7 +279,7 @@ describe('the OpenAPI document', () => {
 
 describe('GET /docs', () => {
   test('serves the reference page, which loads nothing but this server\'s own assets', async () => {
-    const page = await app.inject('/docs')
+    const page = await server.request('/docs')
     assert.equal(page.statusCode, 200)
     assert.equal(page.headers['content-type'], 'text/html; charset=utf-8')
     assert.equal(page.headers['cache-control'], 'no-cache')
@@ -299,31 +293,31 @@ describe('GET /docs', () => {
     assert.equal(scripts.length, 2)
     for (const script of scripts) {
       assert.match(script, /^docs\/assets\/[a-z]+\.[A-Za-z0-9]{12}\.js$/, 'relative, fingerprinted')
-      const asset = await app.inject({ url: `/${script}`, headers: { 'accept-encoding': 'br, gzip' } })
+      const asset = await server.request({ url: `/${script}`, headers: { 'accept-encoding': 'br, gzip' } })
       assert.equal(asset.statusCode, 200, script)
       assert.equal(asset.headers['content-type'], 'application/javascript; charset=utf-8')
       assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable')
-      const again = await app.inject({ url: `/${script}`, headers: { 'if-none-match': String(asset.headers.etag) } })
+      const again = await server.request({ url: `/${script}`, headers: { 'if-none-match': String(asset.headers.etag) } })
       assert.equal(again.statusCode, 304)
     }
-    const bundle = await app.inject({ url: `/${scripts[0]}`, headers: { 'accept-encoding': 'br' } })
+    const bundle = await server.request({ url: `/${scripts[0]}`, headers: { 'accept-encoding': 'br' } })
     assert.equal(bundle.headers['content-encoding'], 'br')
     assert.ok(brotliDecompressSync(bundle.rawPayload).includes('createApiReference'))
     // The page asks for the document relative to itself, so it works behind a path prefix too.
-    const init = (await app.inject(`/${scripts[1]}`)).body
+    const init = (await server.request(`/${scripts[1]}`)).body
     assert.ok(init.includes('"url":"v1/openapi.json"'))
     assert.ok(init.includes('"withDefaultFonts":false'), 'no fonts from fonts.scalar.com')
     assert.ok(init.includes('"telemetry":false'))
   })
 
   test('/docs/ redirects to /docs, whose relative asset addresses need the page at that level', async () => {
-    const response = await app.inject('/docs/')
+    const response = await server.request('/docs/')
     assert.equal(response.statusCode, 301)
     assert.equal(response.headers.location, '../docs')
   })
 
   test('an unknown asset is a contract 404', async () => {
-    const response = await app.inject('/docs/assets/scalar.000000000000.js')
+    const response = await server.request('/docs/assets/scalar.000000000000.js')
     assert.equal(response.statusCode, 404)
     assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
   })

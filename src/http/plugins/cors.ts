@@ -1,19 +1,7 @@
 import fastifyCors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
-
-/** Response headers a browser script may read: caching and rate-limit state. */
-export const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const
-
-/**
- * The CORS headers of every answer. A public read-only API without credentials: any origin may
- * read it, and the answer does not depend on the Origin, so it needs no `Vary: Origin` and a
- * CDN can cache one copy for everybody.
- */
-export const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': EXPOSED_HEADERS.join(', ')
-} as const
+import { CORS_HEADERS, EXPOSED_HEADERS } from '../response-headers.ts'
 
 /** How long browsers may reuse a preflight answer (they cap it themselves: Chrome at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 24 * 60 * 60

@@ -5,15 +5,12 @@ import fastifyPlugin from 'fastify-plugin'
 import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorStatus } from '../errors.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
 import { LIMIT_MAX } from '../schemas/parameters.ts'
-
-/** Every JSON endpoint lives under this path; the document's paths are relative to it. */
-export const API_BASE_PATH = '/v1'
+import { API_BASE } from '../endpoints.ts'
+import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 export interface OpenApiOptions {
   /** Base of the server's public addresses; the document's server is `${publicUrl}/v1`. */
   publicUrl: string
-  /** Cache-Control of successful JSON answers, as the routes send it. */
-  cacheControl: string
   /** The configured rate limit, so the introduction states this server's real numbers. */
   rateLimit: { max: number, windowMs: number }
 }
@@ -56,7 +53,7 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
         description: introduction(options),
         license: { name: 'MIT', identifier: 'MIT' }
       },
-      servers: [{ url: `${options.publicUrl}${API_BASE_PATH}`, description: 'This server' }],
+      servers: [{ url: `${options.publicUrl}${API_BASE}`, description: 'This server' }],
       tags: [
         { name: 'Exams', description: 'The exams: one per year of application, with their disciplines and foreign languages.' },
         { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' }
@@ -68,7 +65,7 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
     stripBasePath: false,
     transform: ({ schema, url }) => ({
       schema,
-      url: url.startsWith(`${API_BASE_PATH}/`) ? url.slice(API_BASE_PATH.length) : url
+      url: url.startsWith(`${API_BASE}/`) ? url.slice(API_BASE.length) : url
     }),
     transformObject: finish
   }
@@ -138,7 +135,7 @@ function isOperation (value: unknown): value is OperationObject {
   return isObject(value) && isObject(value.responses)
 }
 
-function finishOperation (operation: OperationObject, examples: Record<ExampleOperation, unknown>, { publicUrl, cacheControl }: OpenApiOptions): void {
+function finishOperation (operation: OperationObject, examples: Record<ExampleOperation, unknown>, { publicUrl }: OpenApiOptions): void {
   operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IfNoneMatch' }]
   const responses: OperationObject['responses'] = {}
   for (const [status, response] of Object.entries(operation.responses)) {
@@ -148,7 +145,7 @@ function finishOperation (operation: OperationObject, examples: Record<ExampleOp
       response.headers = {
         ...response.headers,
         ETag: { $ref: '#/components/headers/ETag' },
-        'Cache-Control': { $ref: '#/components/headers/Cache-Control', example: cacheControl },
+        'Cache-Control': { $ref: '#/components/headers/Cache-Control', example: JSON_CACHE_CONTROL },
         Vary: { $ref: '#/components/headers/Vary' },
         ...RATE_LIMIT_HEADER_REFS
       }
@@ -204,8 +201,8 @@ function hoistNamedSchemas (paths: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)))
 }
 
-function introduction ({ publicUrl, cacheControl, rateLimit }: OpenApiOptions): string {
-  const base = `${publicUrl}${API_BASE_PATH}`
+function introduction ({ publicUrl, rateLimit }: OpenApiOptions): string {
+  const base = `${publicUrl}${API_BASE}`
   const windowSeconds = Math.round(rateLimit.windowMs / 1000)
   const limitPt = rateLimit.max === 0
     ? 'Este servidor não limita a taxa de requisições.'
@@ -223,7 +220,7 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **Como usar.** \`GET /exams\` lista as provas; \`GET /exams/{year}\` traz uma prova com a lista das suas questões; \`GET /exams/{year}/questions\` pagina as questões (\`limit\` de 1 a ${LIMIT_MAX}, \`offset\` a partir de 0, \`language\` e \`discipline\` opcionais); \`GET /exams/{year}/questions/{index}\` traz uma questão. Sem \`language\`, vale o primeiro idioma da prova.
 
-**Limites e cache.** ${limitPt} As respostas trazem \`ETag\` e \`Cache-Control: ${cacheControl}\`; envie o \`ETag\` em \`If-None-Match\` para receber 304 sem corpo. CORS liberado para qualquer origem.
+**Limites e cache.** ${limitPt} As respostas trazem \`ETag\` e \`Cache-Control: ${JSON_CACHE_CONTROL}\`; envie o \`ETag\` em \`If-None-Match\` para receber 304 sem corpo. CORS liberado para qualquer origem.
 
 **Hospedagem própria.** O servidor é um processo Node.js (20 ou mais) sem banco de dados: \`npm ci\`, depois \`ENEM_DATA_DIR=/caminho/dos/dados PUBLIC_URL=https://seu.endereco npm start\`. Sem \`ENEM_DATA_DIR\` ele serve um pequeno conjunto de amostra. Outras variáveis: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. Esta página funciona sem internet.
 
@@ -233,7 +230,7 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **How to use it.** \`GET /exams\` lists the exams; \`GET /exams/{year}\` gives one exam with the list of its questions; \`GET /exams/{year}/questions\` pages through the questions (\`limit\` 1 to ${LIMIT_MAX}, \`offset\` from 0, optional \`language\` and \`discipline\`); \`GET /exams/{year}/questions/{index}\` gives one question. Without \`language\`, the exam's first language applies.
 
-**Limits and caching.** ${limitEn} Answers carry \`ETag\` and \`Cache-Control: ${cacheControl}\`; send the \`ETag\` back in \`If-None-Match\` to get 304 with no body. CORS is open to any origin.
+**Limits and caching.** ${limitEn} Answers carry \`ETag\` and \`Cache-Control: ${JSON_CACHE_CONTROL}\`; send the \`ETag\` back in \`If-None-Match\` to get 304 with no body. CORS is open to any origin.
 
 **Self-hosting.** The server is one Node.js (20 or later) process with no database: \`npm ci\`, then \`ENEM_DATA_DIR=/path/to/data PUBLIC_URL=https://your.address npm start\`. Without \`ENEM_DATA_DIR\` it serves a small sample dataset. Other variables: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. This page works with no internet access.
 

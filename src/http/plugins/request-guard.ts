@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts'
 
 /**
  * Refuses paths that are malformed or try to climb out of where they point: bad percent-encoding,
- * NUL bytes, `.`/`..` segments and encoded slashes or backslashes inside a segment (API.md: 400).
+ * NUL bytes, `.`/`..` segments and encoded slashes or backslashes inside a segment (400 bad_request).
  * Runs before routing decisions matter, so `/files/..%2F..` never reaches the file server.
  */
 export function installRequestGuard (app: FastifyInstance): void {

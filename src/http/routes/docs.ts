@@ -1,17 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
 import { PreparedBody, sendPrepared } from '../prepared-body.ts'
-import { API_BASE_PATH } from '../plugins/openapi.ts'
+import { API_BASE } from '../endpoints.ts'
+import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 export interface DocsRoutesOptions {
-  /** Cache-Control of the OpenAPI document, as for every JSON answer. */
-  cacheControl: string
   /** Base of the public addresses: "try it" requests go there, so the page's CSP allows it. */
   publicUrl: string
 }
 
 /** The document's addresses (the predecessor served it at /v1; /v1/openapi.json is the usual name). */
-export const OPENAPI_PATHS = [API_BASE_PATH, `${API_BASE_PATH}/openapi.json`] as const
+export const OPENAPI_PATHS = [API_BASE, `${API_BASE}/openapi.json`] as const
 export const DOCS_PATH = '/docs'
 
 /** A year: asset names carry a hash of their bytes, so a cached copy can never be stale. */
@@ -61,7 +60,7 @@ const SAMPLE_CLIENTS_HIDDEN = {
  */
 function scalarInitScript (): string {
   const configuration = {
-    url: `${API_BASE_PATH.slice(1)}/openapi.json`,
+    url: `${API_BASE.slice(1)}/openapi.json`,
     slug: SCALAR_DOCUMENT_SLUG,
     withDefaultFonts: false,
     telemetry: false,
@@ -157,7 +156,7 @@ function fingerprint (body: PreparedBody): string {
  * interactive reference built from it, with its assets served from our own dependencies).
  * All hidden from the document itself.
  */
-export async function docsRoutes (app: FastifyInstance, { cacheControl, publicUrl }: DocsRoutesOptions): Promise<void> {
+export async function docsRoutes (app: FastifyInstance, { publicUrl }: DocsRoutesOptions): Promise<void> {
   let documentBody: PreparedBody | undefined
   // The document is complete once every route is registered; building it at start-up also means
   // a broken document stops the start instead of failing a request.
@@ -167,7 +166,7 @@ export async function docsRoutes (app: FastifyInstance, { cacheControl, publicUr
 
   const sendDocument = (request: FastifyRequest, reply: FastifyReply) => {
     if (documentBody === undefined) throw new Error('the OpenAPI document is not built yet')
-    return sendPrepared(request, reply.header('cache-control', cacheControl), documentBody)
+    return sendPrepared(request, reply.header('cache-control', JSON_CACHE_CONTROL), documentBody)
   }
   for (const url of OPENAPI_PATHS) app.get(url, { schema: { hide: true } }, sendDocument)
 

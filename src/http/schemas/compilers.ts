@@ -5,8 +5,8 @@ import { Compile } from 'typebox/compile'
 /*
  * How Fastify checks requests and writes objects, set for the whole app. The schemas are TypeBox's,
  * and the data layer already compiles records with TypeBox's compiler; using it for the routes too
- * spares start-up Fastify's default Ajv (its instance, meta-schemas and code generation: about
- * 100 ms of a one-second start on the full dataset, measured with --cpu-prof).
+ * spares start-up Fastify's default Ajv (its instance, meta-schemas and code generation, a large
+ * part of start-up in a --cpu-prof profile).
  */
 
 /** Validates params and querystrings with TypeBox's compiled checks; failures carry Ajv-shaped errors for the error handler. */

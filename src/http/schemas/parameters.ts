@@ -1,7 +1,7 @@
 import Type from 'typebox'
 
 /*
- * The parameter grammar of API.md. Values are validated as strings against these patterns
+ * The parameter grammar of the contract. Values are validated as strings against these patterns
  * (a break is 400 bad_request); only then are they converted and range-checked (422), so that
  * `01`, `1e2` or `+1` are refused rather than silently coerced.
  */
@@ -16,20 +16,33 @@ export const SLUG_GRAMMAR = `a lower-case slug (letters a-z, digits and inner hy
 export const LIMIT_DEFAULT = 10
 export const LIMIT_MAX = 50
 
+/**
+ * Where a parameter schema keeps the words of its grammar, for the 400's message
+ * ("limit must be <grammar>, got ..."). An OpenAPI extension keyword, so the document may carry it.
+ */
+const GRAMMAR_KEYWORD = 'x-grammar'
+
+/** A string parameter with a pattern (a value that breaks it is 400) and the words that explain it. */
+export const stringParameter = (options: { pattern: string, maxLength: number, grammar: string, description: string, examples: string[] }) =>
+  Type.String({
+    pattern: options.pattern,
+    maxLength: options.maxLength,
+    description: `${options.description}. Grammar: ${options.grammar}.`,
+    examples: options.examples,
+    [GRAMMAR_KEYWORD]: options.grammar
+  })
+
 const integerParameter = (description: string, examples: string[]) =>
-  Type.String({ pattern: INTEGER_PATTERN, maxLength: 11, description: `${description}. Grammar: ${INTEGER_GRAMMAR}.`, examples })
+  stringParameter({ pattern: INTEGER_PATTERN, maxLength: 11, grammar: INTEGER_GRAMMAR, description, examples })
 
 const slugParameter = (description: string, examples: string[]) =>
-  Type.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: `${description}. Grammar: ${SLUG_GRAMMAR}.`, examples })
+  stringParameter({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, grammar: SLUG_GRAMMAR, description, examples })
 
-/** Which grammar each parameter follows, for error messages. */
-export const PARAMETER_GRAMMAR: Record<string, string> = {
-  year: INTEGER_GRAMMAR,
-  index: INTEGER_GRAMMAR,
-  limit: INTEGER_GRAMMAR,
-  offset: INTEGER_GRAMMAR,
-  language: SLUG_GRAMMAR,
-  discipline: SLUG_GRAMMAR
+/** The grammar words of parameter `name` in an object schema of parameters, if it has them. */
+export function grammarOfParameter (schema: unknown, name: string): string | undefined {
+  const properties = (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties
+  const grammar = properties !== undefined && Object.hasOwn(properties, name) ? properties[name]?.[GRAMMAR_KEYWORD] : undefined
+  return typeof grammar === 'string' ? grammar : undefined
 }
 
 export const YearParamsSchema = Type.Object({

@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { ExamSummarySchema, QuestionSchema, QuestionSummarySchema } from '../../data/record-schemas.ts'
 import { ERROR_CODES } from '../errors.ts'
+import { LIMIT_MAX } from './parameters.ts'
 
 export const ExamListSchema = Type.Array(ExamSummarySchema, { description: 'Every exam, newest year first' })
 
@@ -26,7 +27,7 @@ export const QuestionPageSchema = Type.Object({
 export const ErrorSchema = Type.Object({
   error: Type.Object({
     code: Type.Enum(Object.values(ERROR_CODES), { description: 'Short machine code; each has an entry in the reference page\'s Errors section' }),
-    message: Type.String({ description: 'What was wrong, in English, naming the value', examples: ['limit must be between 1 and 50, got 0'] }),
+    message: Type.String({ description: 'What was wrong, in English, naming the value', examples: [`limit must be between 1 and ${LIMIT_MAX}, got 0`] }),
     docUrl: Type.String({ description: 'Link to the description of the code in the API reference' })
   })
 }, { title: 'Error' })

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { sendPrepared } from '../prepared-body.ts'
+import { JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { errorResponses } from '../schemas/openapi-responses.ts'
+
+export interface ApiRoutesOptions {
+  sources: AnswerSources
+  /** The table, unless a test gives its own. */
+  endpoints?: readonly Endpoint[] | undefined
+}
+
+/**
+ * Every endpoint of the table (src/http/endpoints.ts) as a Fastify route: the schemas check the
+ * grammar (400) and document the operation; the table's answer does the rest. Most successful
+ * answers never come here: the fast path (src/http/fast-path.ts) answers them from the same table.
+ */
+export async function apiRoutes (app: FastifyInstance, { sources, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
+  for (const endpoint of endpoints) {
+    const hasParams = Object.keys(endpoint.params.properties).length > 0
+    const hasQuery = Object.keys(endpoint.querystring.properties).length > 0
+    app.get(endpoint.path, {
+      schema: {
+        operationId: endpoint.operationId,
+        summary: endpoint.summary,
+        description: endpoint.description,
+        tags: [...endpoint.tags],
+        ...(hasParams ? { params: endpoint.params } : {}),
+        ...(hasQuery ? { querystring: endpoint.querystring } : {}),
+        response: { 200: endpoint.response, ...errorResponses(...endpoint.errors) }
+      }
+    }, (request, reply) => {
+      // Returns nothing: a returned reply is a thenable that Fastify awaits with an end-of-stream
+      // listener on every response.
+      const body = endpoint.answer(sources, request.params as ParameterValues, request.query as ParameterValues)
+      sendPrepared(request, reply.header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL), body)
+    })
+  }
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image (Dockerfile) with podman and checks it on a dataset: /readyz, a
 # question, one of its images, a 429 through the image's rate limit, the image's HEALTHCHECK
-# command, and a clean stop on SIGTERM. Used by .ci/run; run it by hand the same way:
+# command, the `node` user, no dev tool in the image, a clean stop on SIGTERM; then, with no
+# dataset mounted, that it serves the built-in sample. Used by .ci/run; run it by hand the same way:
 #
 #   scripts/container-test.sh /path/to/enem-data
 #
@@ -28,7 +29,7 @@ started=$SECONDS
 quiet_systemd () { grep -v 'unable to get systemd connection' >&2 || true; }
 step () { printf '[container-test %3ss] %s\n' "$((SECONDS - started))" "$*"; }
 cleanup () {
-  podman rm -f "$CONTAINER" >/dev/null 2>&1 || true
+  podman rm -f "$CONTAINER" "$CONTAINER-sample" >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -68,7 +69,10 @@ fi
 
 step "building the image (Dockerfile, NODE_IMAGE=$NODE_IMAGE)"
 # --format docker: the OCI format has no HEALTHCHECK.
-podman build --quiet --format docker "${PODMAN_RUN_FLAGS[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$APP_IMAGE" . >/dev/null
+if ! podman build --format docker "${PODMAN_RUN_FLAGS[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$APP_IMAGE" . > "$WORK/build.log" 2>&1; then
+  tail -n 40 "$WORK/build.log" >&2
+  exit 1
+fi
 
 port="$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })")"
 step "starting it on $DATA_DIR, port $port"
@@ -88,9 +92,19 @@ fi
 step "running the image's HEALTHCHECK"
 podman healthcheck run "$CONTAINER" >/dev/null || { echo "container-test: the HEALTHCHECK failed" >&2; exit 1; }
 [ "$(podman exec "$CONTAINER" id -un)" = node ] || { echo "container-test: the server does not run as the node user" >&2; exit 1; }
+podman exec -w /app "$CONTAINER" node -e "for (const tool of ['tsx', 'esbuild', 'typescript', 'eslint']) { try { require.resolve(tool); console.error('container-test: dev tool ' + tool + ' is in the image'); process.exit(1) } catch {} }"
 
 step "stopping it with SIGTERM"
 podman stop --time 15 "$CONTAINER" >/dev/null 2> >(quiet_systemd)
 code="$(podman inspect --format '{{.State.ExitCode}}' "$CONTAINER")"
 [ "$code" = 0 ] || { echo "container-test: exit code $code after SIGTERM, expected 0" >&2; podman logs "$CONTAINER" 2>&1 | tail -n 30 >&2; exit 1; }
+step "starting it with no dataset mounted: the built-in sample"
+podman run -d --name "$CONTAINER-sample" "${PODMAN_RUN_FLAGS[@]}" -e HOST=127.0.0.1 -e PORT="$port" -e LOG_LEVEL=warn \
+  --health-interval=disable "$APP_IMAGE" >/dev/null 2> >(quiet_systemd)
+expected="$(node -e "console.log(require('./data/sample/exams.json').length)")"
+served="$(timeout 90 node -e "
+  const get = () => fetch('http://127.0.0.1:$port/v1/exams').then((r) => r.json()).then((exams) => console.log(exams.length), () => setTimeout(get, 500))
+  get()")"
+podman rm -f "$CONTAINER-sample" >/dev/null 2> >(quiet_systemd)
+[ "$served" = "$expected" ] || { echo "container-test: with no dataset mounted, $served exams served, expected the sample's $expected" >&2; exit 1; }
 step "passed"

@@ -29,7 +29,8 @@ started=$SECONDS
 quiet_systemd () { grep -v 'unable to get systemd connection' >&2 || true; }
 step () { printf '[container-test %3ss] %s\n' "$((SECONDS - started))" "$*"; }
 cleanup () {
-  podman rm -f "$CONTAINER" "$CONTAINER-sample" >/dev/null 2>&1 || true
+  # One at a time: podman 4.3 stops at a name that is already gone.
+  for name in "$CONTAINER" "$CONTAINER-sample"; do podman rm -f "$name" >/dev/null 2>&1 || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -19,10 +19,12 @@ import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-pa
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { fileRoutes } from './http/routes/files.ts'
+import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
+import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
 export interface AppOptions {
   config: Config
@@ -41,6 +43,10 @@ const REFUSED_METHODS = METHODS.filter((method) => !(ALLOWED_METHODS as readonly
 /** Longest path parameter accepted; longer is a grammar error anyway, so refuse it before routing. */
 const MAX_PARAM_LENGTH = 100
 
+function withStream (stream: LogDestination | undefined): { stream?: LogDestination } {
+  return stream === undefined ? {} : { stream }
+}
+
 /**
  * Fastify's own options for the app: routing, limits, logging and how framework-level
  * errors (a malformed URL) become the contract's error body. Shared by the server and the tests.
@@ -54,7 +60,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
   }
   return {
     ...server,
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // JSON lines, or readable ones when a person runs the server in a terminal (src/log-destination.ts).
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...withStream(terminalLogDestination()) },
     // One access-log line per request comes from the request-logging plugin instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : trustProxyFunction(config.trustProxy),
@@ -117,6 +124,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     await v1.register(apiRoutes, { sources, endpoints })
   }, { prefix: API_BASE })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
+  await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl })
   fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))

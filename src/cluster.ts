@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import os from 'node:os'
 import type { Config, LogLevel } from './config.ts'
+import { terminalLogDestination } from './log-destination.ts'
 
 /*
  * WEB_CONCURRENCY=N: N worker processes on one port (node:cluster), so one machine's cores all
@@ -17,12 +18,13 @@ const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30,
 
 export type ClusterLog = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => void
 
-/** One JSON line per event on stdout, in pino's shape (level, time, pid, hostname, msg). */
+/** One JSON line per event on stdout, in pino's shape (level, time, pid, hostname, msg); readable text in a terminal, as the workers'. */
 export function jsonLineLog (threshold: LogLevel): ClusterLog {
   const hostname = os.hostname()
+  const out = terminalLogDestination() ?? process.stdout
   return (level, message, fields = {}) => {
     if (LEVEL_VALUES[level] < LEVEL_VALUES[threshold]) return
-    process.stdout.write(`${JSON.stringify({ level: LEVEL_VALUES[level], time: Date.now(), pid: process.pid, hostname, role: 'primary', ...fields, msg: message })}\n`)
+    out.write(`${JSON.stringify({ level: LEVEL_VALUES[level], time: Date.now(), pid: process.pid, hostname, role: 'primary', ...fields, msg: message })}\n`)
   }
 }
 

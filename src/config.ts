@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url'
+import { isIP } from 'node:net'
 import path from 'node:path'
+import proxyAddr from '@fastify/proxy-addr'
 
 /** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))
@@ -51,10 +53,17 @@ export const CONFIG_DEFAULTS = {
   shutdownDrainMs: 5_000
 }
 
+const MAX_SHOWN_VALUE = 80
+
+function shorten (value: string, length: number): string {
+  return value.length > length ? `${value.slice(0, length)}…` : value
+}
+
 /** Thrown for an invalid environment value; its message is the one line printed at start-up. */
 export class ConfigError extends Error {
   constructor (variable: string, expected: string, got: string) {
-    super(`Invalid ${variable}=${JSON.stringify(got)}: expected ${expected}`)
+    // Cut, so a pasted blob still makes one short line.
+    super(`Invalid ${variable}=${JSON.stringify(shorten(got, MAX_SHOWN_VALUE))}: expected ${expected}`)
     this.name = 'ConfigError'
   }
 }
@@ -83,7 +92,8 @@ function readDuration (env: Env, name: string, fallbackMs: number): number {
   return value
 }
 
-function readUrl (env: Env, name: string, protocols: string[]): string | undefined {
+/** With `base`, the URL must be a bare base address: no credentials, query or fragment (paths are appended to it). */
+function readUrl (env: Env, name: string, protocols: string[], { base = false } = {}): string | undefined {
   const raw = env[name]
   if (raw === undefined || raw === '') return undefined
   let url: URL
@@ -93,17 +103,40 @@ function readUrl (env: Env, name: string, protocols: string[]): string | undefin
     throw new ConfigError(name, `an absolute URL (${protocols.join(' or ')})`, raw)
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(name, `an absolute URL (${protocols.join(' or ')})`, raw)
+  if (base && (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')) {
+    throw new ConfigError(name, `a base URL (${protocols.join(' or ')}) without credentials, query or fragment`, raw)
+  }
   return raw
 }
+
+const TRUST_PROXY_EXPECTED = 'false, true, a hop count, or proxy addresses/CIDRs separated by commas (or loopback, linklocal, uniquelocal)'
 
 function readTrustProxy (env: Env): Config['trustProxy'] {
   const raw = env.TRUST_PROXY
   if (raw === undefined || raw === '' || raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d{1,2}$/.test(raw)) return Number(raw)
-  // A comma-separated list of addresses or CIDR ranges, as proxy-addr accepts them.
-  if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw
-  throw new ConfigError('TRUST_PROXY', 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs', raw)
+  // The list goes to proxy-addr (src/http/client-address.ts); compiling each entry here turns its
+  // TypeError for `10.0.0.0/99` or `300.1.1.1` into the one line naming the variable.
+  for (const entry of raw.split(',').map((item) => item.trim())) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_EXPECTED}; ${JSON.stringify(shorten(entry, 40))} is none of these`, raw)
+    }
+  }
+  return raw
+}
+
+/** A DNS name by RFC 1123: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i
+
+/** Only the form: whether the name resolves and is this machine's is known when the server binds it (src/start-up-checks.ts). */
+function readHost (env: Env): string {
+  const raw = env.HOST
+  if (raw === undefined || raw === '') return CONFIG_DEFAULTS.host
+  if (isIP(raw) === 0 && !HOST_NAME.test(raw)) throw new ConfigError('HOST', 'an IP address of this machine (0.0.0.0, ::, 127.0.0.1) or a host name', raw)
+  return raw
 }
 
 /** A duration that may also be `0` (no wait at all). */
@@ -117,8 +150,8 @@ function readDurationOrZero (env: Env, name: string, fallbackMs: number): number
  */
 export function loadConfig (env: Env = process.env): Config {
   const port = readInteger(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65535)
-  const host = env.HOST === undefined || env.HOST === '' ? CONFIG_DEFAULTS.host : env.HOST
-  const publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  const host = readHost(env)
+  const publicUrl = (readUrl(env, 'PUBLIC_URL', ['http:', 'https:'], { base: true }) ?? `http://localhost:${port}`).replace(/\/+$/, '')
 
   const rawLogLevel = env.LOG_LEVEL
   let logLevel = CONFIG_DEFAULTS.logLevel

@@ -1,9 +1,14 @@
+import cluster from 'node:cluster'
 import Fastify from 'fastify'
 import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { loadDataset } from './data/load-dataset.ts'
 import { startDraining } from './http/graceful-close.ts'
+import { StartUpError, checkDataDir, checkListenAddress, describeListenError } from './start-up-checks.ts'
+
+/** Dataset errors logged one by one at a refused start; check-data lists them all. */
+const MAX_LOGGED_DATASET_ERRORS = 20
 
 /** How long in-flight requests get to finish once the server has stopped accepting, before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -12,8 +17,14 @@ async function main (): Promise<void> {
   let config: Config
   try {
     config = loadConfig()
+    // Workers inherit what their primary checked already.
+    if (cluster.isPrimary) {
+      await checkListenAddress(config)
+      await checkDataDir(config)
+    }
   } catch (error) {
-    if (error instanceof ConfigError) {
+    // A start-up mistake is one line on stderr, before the dataset is read; no stack trace.
+    if (error instanceof ConfigError || error instanceof StartUpError) {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }
@@ -27,8 +38,10 @@ async function main (): Promise<void> {
   const log = fastify.log
   const dataset = await loadDataset(config.dataDir, { filesBaseUrl: `${config.publicUrl}/files` })
   if (dataset.catalog === null) {
-    for (const issue of dataset.report.errors) log.error({ file: issue.file, field: issue.field, kind: issue.kind }, issue.message)
-    log.fatal(`dataset ${config.dataDir} has errors, refusing to start: ${dataset.report.summaryLine()}`)
+    const { errors } = dataset.report
+    for (const issue of errors.slice(0, MAX_LOGGED_DATASET_ERRORS)) log.error({ file: issue.file, field: issue.field, kind: issue.kind }, issue.message)
+    const source = config.usingSampleData ? `the built-in sample dataset ${config.dataDir}` : `ENEM_DATA_DIR=${config.dataDir}`
+    log.fatal(`${source} has errors, refusing to start: ${dataset.report.summaryLine()}; \`npm run check-data -- ${config.dataDir}\` lists them all`)
     process.exit(1)
   }
   log.info({
@@ -41,10 +54,17 @@ async function main (): Promise<void> {
     ? 'serving the built-in SAMPLE dataset (set ENEM_DATA_DIR to serve a full one)'
     : 'dataset loaded')
   if (dataset.report.warnings.length > 0) log.warn(`dataset warnings: ${dataset.report.summaryLine()} (npm run check-data for details)`)
+  if (dataset.official !== null) log.info(`official corrections: ${dataset.official.summaryLine()}`)
 
   let ready = true
   await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, isReady: () => ready })
-  await fastify.listen({ port: config.port, host: config.host })
+  try {
+    await fastify.listen({ port: config.port, host: config.host })
+  } catch (error) {
+    // Checked before the dataset was read, but the port may have been taken since.
+    log.fatal(describeListenError(error as NodeJS.ErrnoException, config))
+    process.exit(1)
+  }
   // The port actually bound: with PORT=0 the system picks one, and whoever started us reads it here.
   const address = fastify.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
@@ -88,4 +108,9 @@ async function main (): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'))
 }
 
-await main()
+await main().catch((error: unknown) => {
+  // Not a mistake of configuration but a bug. Left uncaught, Node would first print the source
+  // line that threw: in the minified bundle (dist/server.js) that line is the whole program.
+  process.stderr.write(`The server failed to start: ${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -119,6 +119,8 @@ test('WEB_CONCURRENCY=2', { timeout: 90_000 }, async (t) => {
 
 test('workers that cannot start make the primary exit 1 instead of restarting them forever', { timeout: 60_000 }, async (t) => {
   const emptyDataDir = mkdtempSync(path.join(os.tmpdir(), 'enem-empty-dataset-'))
+  // An exams.json that does not parse: past the primary's check that the folder is a dataset, so the workers are the ones to fail.
+  writeFileSync(path.join(emptyDataDir, 'exams.json'), '{ not json')
   const cluster = startCluster(t, { ENEM_DATA_DIR: emptyDataDir })
   const { code } = await cluster.exit
   assert.equal(code, 1)

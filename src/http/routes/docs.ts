@@ -21,6 +21,32 @@ const PAGE_CACHE_CONTROL = 'no-cache'
 /** Scalar's name for our document; it heads the id of every entry of the page (not the URL). */
 const SCALAR_DOCUMENT_SLUG = 'enem-api'
 
+/** Per Scalar target, `true` hides all its clients, a list hides those. What is left: shell curl, js fetch, node fetch, python requests. */
+const SAMPLE_CLIENTS_HIDDEN = {
+  c: true,
+  clojure: true,
+  csharp: true,
+  dart: true,
+  fsharp: true,
+  go: true,
+  http: true,
+  java: true,
+  julia: true,
+  kotlin: true,
+  objc: true,
+  ocaml: true,
+  php: true,
+  powershell: true,
+  r: true,
+  ruby: true,
+  rust: true,
+  swift: true,
+  shell: ['httpie', 'wget'],
+  js: ['axios', 'jquery', 'ofetch', 'xhr'],
+  node: ['axios', 'ofetch', 'undici'],
+  python: ['python3', 'httpx_sync', 'httpx_async', 'aiohttp']
+}
+
 /**
  * The Scalar reference UI (https://github.com/scalar/scalar), configured for a page that works
  * offline: no web fonts from fonts.scalar.com, no telemetry, no AI agent or MCP, no request proxy.
@@ -44,6 +70,10 @@ function scalarInitScript (): string {
     // Its button opens client.scalar.com; "Test Request" on each operation stays, on this page.
     hideClientButton: true,
     defaultOpenAllTags: true,
+    // Code samples for each operation: curl first, then JavaScript's and Node's fetch and Python's
+    // requests; the dozens of other clients Scalar knows are hidden so the choice stays short.
+    defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+    hiddenClients: SAMPLE_CLIENTS_HIDDEN,
     documentDownloadType: 'json',
     metaData: { title: 'ENEM API reference' }
   }

@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+#
+# The ENEM API as a container image. Build stage: every dependency, the production bundle
+# (npm run build), then the dev tools removed. Runtime stage: Node, the bundle, production
+# dependencies and the built-in sample dataset, run as the unprivileged `node` user.
+#
+#   docker build -t enem-api .
+#   docker run -p 3000:3000 enem-api                                   # the sample dataset
+#   docker run -p 3000:3000 -v /path/to/enem-data:/data:ro -e ENEM_DATA_DIR=/data enem-api
+#
+# NODE_IMAGE is any Node 20 image on Debian with a `node` user (the official one by default);
+# scripts/container-test.sh builds one from a local Debian and this machine's Node.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/data ./data
+USER node
+EXPOSE 3000
+# Node's own fetch: slim images have no curl. Ready means loaded and not shutting down.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/server.js"]

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds the container image (Dockerfile) with podman and checks it on a dataset: /readyz, a
+# question, one of its images, a 429 through the image's rate limit, the image's HEALTHCHECK
+# command, the `node` user, no dev tool in the image, a clean stop on SIGTERM; then, with no
+# dataset mounted, that it serves the built-in sample. Used by .ci/run; run it by hand the same way:
+#
+#   scripts/container-test.sh /path/to/enem-data
+#
+# No image registry is reachable here, so the Node base image is made locally: a Debian bookworm
+# root file system (mmdebstrap) plus this machine's own Node, npm and CA certificates, with the
+# `node` user the official image has. Users build on the official image (the Dockerfile's default NODE_IMAGE).
+# Every container runs with the host's network and on loopback only (this sandbox refuses crun,
+# cgroup limits and the default ulimits, hence the flags below).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DATA_DIR="$(cd "${1:-${ENEM_DATA_DIR:-data/sample}}" && pwd)"
+NODE_VERSION="$(node --version)"
+DEBIAN_IMAGE=localhost/enem-debian-bookworm:base
+NODE_IMAGE="localhost/enem-node:${NODE_VERSION#v}"
+APP_IMAGE=localhost/enem-api:test
+CONTAINER="enem-api-test-$$"
+PODMAN_RUN_FLAGS=(--runtime runc --network host --ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
+WORK="$(mktemp -d)"
+started=$SECONDS
+
+# Podman schedules HEALTHCHECKs with systemd timers, which this sandbox lacks; it says so on every
+# run and stop. The check itself is run below with `podman healthcheck run`.
+quiet_systemd () { grep -v 'unable to get systemd connection' >&2 || true; }
+step () { printf '[container-test %3ss] %s\n' "$((SECONDS - started))" "$*"; }
+cleanup () {
+  # One at a time: podman 4.3 stops at a name that is already gone.
+  for name in "$CONTAINER" "$CONTAINER-sample"; do podman rm -f "$name" >/dev/null 2>&1 || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for tool in podman runc mmdebstrap; do
+  command -v "$tool" >/dev/null || { echo "container-test: $tool is not installed (apt-get install podman runc mmdebstrap)" >&2; exit 1; }
+done
+
+if ! podman image exists "$DEBIAN_IMAGE"; then
+  step "making a Debian bookworm base with mmdebstrap"
+  mmdebstrap --quiet --variant=apt bookworm "$WORK/debian.tar"
+  podman import --quiet "$WORK/debian.tar" "$DEBIAN_IMAGE" >/dev/null
+  rm -f "$WORK/debian.tar"
+fi
+
+if ! podman image exists "$NODE_IMAGE"; then
+  step "adding this machine's Node $NODE_VERSION to it"
+  node_bin="$(command -v node)"
+  npm_dir="$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)"
+  mkdir -p "$WORK/node-base"
+  cp "$node_bin" "$WORK/node-base/node"
+  cp -r "$npm_dir" "$WORK/node-base/npm"
+  # This machine's trust store too: the registry may be reached through a TLS proxy it trusts.
+  cp /etc/ssl/certs/ca-certificates.crt "$WORK/node-base/ca-certificates.crt"
+  cat > "$WORK/node-base/Containerfile" <<CONTAINERFILE
+FROM $DEBIAN_IMAGE
+COPY node /usr/local/bin/node
+COPY npm /usr/local/lib/node_modules/npm
+COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
+ && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \
+ && groupadd --gid 1000 node && useradd --uid 1000 --gid node --create-home node
+CONTAINERFILE
+  podman build --quiet "${PODMAN_RUN_FLAGS[@]}" -t "$NODE_IMAGE" "$WORK/node-base" >/dev/null
+fi
+
+step "building the image (Dockerfile, NODE_IMAGE=$NODE_IMAGE)"
+# --format docker: the OCI format has no HEALTHCHECK.
+if ! podman build --format docker "${PODMAN_RUN_FLAGS[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$APP_IMAGE" . > "$WORK/build.log" 2>&1; then
+  tail -n 40 "$WORK/build.log" >&2
+  exit 1
+fi
+
+port="$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })")"
+step "starting it on $DATA_DIR, port $port"
+podman run -d --name "$CONTAINER" "${PODMAN_RUN_FLAGS[@]}" \
+  -v "$DATA_DIR:/data:ro" -e ENEM_DATA_DIR=/data \
+  -e HOST=127.0.0.1 -e PORT="$port" -e PUBLIC_URL="http://127.0.0.1:$port" \
+  -e RATE_LIMIT_MAX=20 -e RATE_LIMIT_WINDOW=1m -e LOG_LEVEL=warn --health-interval=disable \
+  "$APP_IMAGE" >/dev/null 2> >(quiet_systemd)
+
+step "checking it over HTTP"
+if ! timeout 120 node --import tsx scripts/container-probe.ts "http://127.0.0.1:$port" 20; then
+  echo "--- container log ---" >&2
+  podman logs "$CONTAINER" 2>&1 | tail -n 30 >&2
+  exit 1
+fi
+
+step "running the image's HEALTHCHECK"
+podman healthcheck run "$CONTAINER" >/dev/null || { echo "container-test: the HEALTHCHECK failed" >&2; exit 1; }
+[ "$(podman exec "$CONTAINER" id -un)" = node ] || { echo "container-test: the server does not run as the node user" >&2; exit 1; }
+podman exec -w /app "$CONTAINER" node -e "for (const tool of ['tsx', 'esbuild', 'typescript', 'eslint']) { try { require.resolve(tool); console.error('container-test: dev tool ' + tool + ' is in the image'); process.exit(1) } catch {} }"
+
+step "stopping it with SIGTERM"
+podman stop --time 15 "$CONTAINER" >/dev/null 2> >(quiet_systemd)
+code="$(podman inspect --format '{{.State.ExitCode}}' "$CONTAINER")"
+[ "$code" = 0 ] || { echo "container-test: exit code $code after SIGTERM, expected 0" >&2; podman logs "$CONTAINER" 2>&1 | tail -n 30 >&2; exit 1; }
+step "starting it with no dataset mounted: the built-in sample"
+podman run -d --name "$CONTAINER-sample" "${PODMAN_RUN_FLAGS[@]}" -e HOST=127.0.0.1 -e PORT="$port" -e LOG_LEVEL=warn \
+  --health-interval=disable "$APP_IMAGE" >/dev/null 2> >(quiet_systemd)
+expected="$(node -e "console.log(require('./data/sample/exams.json').length)")"
+served="$(timeout 90 node -e "
+  const get = () => fetch('http://127.0.0.1:$port/v1/exams').then((r) => r.json()).then((exams) => console.log(exams.length), () => setTimeout(get, 500))
+  get()")"
+podman rm -f "$CONTAINER-sample" >/dev/null 2> >(quiet_systemd)
+[ "$served" = "$expected" ] || { echo "container-test: with no dataset mounted, $served exams served, expected the sample's $expected" >&2; exit 1; }
+step "passed"

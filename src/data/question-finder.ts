@@ -17,13 +17,9 @@ export interface QuestionFilters {
   readonly search?: SearchQuery
 }
 
-/**
- * Whether INEP annulled the question. The one place that reads it, so the record's shape can
- * change without touching the filter: a record without official data counts as not annulled.
- */
+/** Whether INEP annulled the question; a record without official data (`inep: null`) counts as not annulled. */
 export function isAnnulled (question: Question): boolean {
-  const inep = (question as { inep?: { annulled?: unknown } | null }).inep
-  return inep?.annulled === true
+  return question.inep?.annulled === true
 }
 
 /** Whether the question shows any image: in `files`, in an alternative's `file`, or inside `context`. */

@@ -14,6 +14,7 @@ interface QuestionBody {
   files: string[]
   alternativesIntroduction: string | null
   alternatives: Array<{ letter: string, text: string | null, file: string | null, isCorrect: boolean }>
+  inep: { annulled: boolean } | null
 }
 interface PageBody {
   metadata: { limit: number, offset: number, total: number, hasMore: boolean }
@@ -119,6 +120,10 @@ describe('GET /v1/questions', () => {
       const no = (await walk(`${name}=false`, 50)).items
       assert.deepEqual([...yes, ...no].map(key).sort(), [...all].sort(), name)
     }
+    const annulled = (await walk('annulled=true', 50)).items
+    assert.ok(annulled.length > 0, 'the dataset has annulled questions')
+    for (const question of annulled) assert.equal(question.inep?.annulled, true, key(question))
+    for (const question of (await walk('annulled=false', 50)).items) assert.notEqual(question.inep?.annulled, true, key(question))
     const withImages = (await walk('hasImages=true', 50)).items
     assert.ok(withImages.length > 0)
     for (const question of withImages) {

@@ -14,7 +14,8 @@ const NEWLINE = Buffer.from('\n')
  * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
  * PreparedCatalog), one per line, by year ascending, then index, null-language record first.
  * Each body is assembled once, on first request (none on the start-up path), and kept with its
- * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies.
+ * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies, sent
+ * uncompressed.
  */
 export class PreparedExport {
   readonly #catalog: Catalog
@@ -44,6 +45,10 @@ export class PreparedExport {
       contentType: EXPORT_CONTENT_TYPE,
       // Several MB: the best brotli level would take seconds; this one takes a fraction of one.
       effort: 'fast',
+      // Compressing costs a tenth of a second or more per body, so only bodies that are few (the
+      // whole dataset, each year) are compressed; a client cycling through year combinations
+      // could otherwise keep a core busy compressing.
+      compress: whole || years.length === 1,
       headers: { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
     })
     if (whole || years.length === 1) this.#single.set(key, body)

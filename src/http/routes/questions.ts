@@ -83,6 +83,9 @@ export async function questionRoutes (app: FastifyInstance, { answers, cacheCont
       response: {
         200: {
           description: 'The records, one JSON object (a Question) per line',
+          headers: {
+            'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`)' }
+          },
           content: { 'application/x-ndjson': { schema: { type: 'string', description: 'JSON Lines: one Question record per line' } } }
         },
         ...errorResponses(400, 422, 429, 500)

@@ -22,7 +22,7 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
 /**
  * The prepared body of each request of the endpoints that find questions across exams, from
  * parameter values that already follow the grammar (the route schemas check it): the 422 checks
- * of API.md, then one QuestionFinder query, whose records are written from their prepared bytes.
+ * of the contract, then one QuestionFinder query, whose records are written from their prepared bytes.
  * Answers are kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), except random
  * draws without a seed, which are made afresh every time. Throws ApiError; never touches the disk.
  */

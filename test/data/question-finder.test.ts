@@ -14,7 +14,7 @@ const FILES_BASE = 'http://api.test/files'
 
 let catalog: Catalog
 let finder: QuestionFinder
-/** Every record, newest exam first, each exam's records in its order: the listing order of API.md. */
+/** Every record, newest exam first, each exam's records in its order: the listing order of the contract. */
 let listing: Question[]
 
 before(async () => {
@@ -33,7 +33,7 @@ const search = (text: string): SearchQuery => {
 
 const label = (question: Question) => `${question.year}/${question.index}/${question.language ?? '-'}`
 
-/** The records a filter set selects, worked out from the records and API.md alone, in listing order. */
+/** The records a filter set selects, worked out from the records and the contract alone, in listing order. */
 function expectedWithoutSearch (filters: QuestionFilters): Question[] {
   return listing.filter((question) => {
     const exam = catalog.getExam(question.year)!

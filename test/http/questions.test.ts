@@ -268,7 +268,7 @@ describe('GET /v1/export/questions.jsonl', () => {
   })
 })
 
-describe('errors of the new parameters (API.md\'s table)', () => {
+describe('errors of the new parameters (the contract\'s table)', () => {
   test('400: a value off the grammar', async () => {
     const bad = [
       'year=abc', 'year=2020-', 'year=-2020', 'year=02020', 'year=2020;2021', 'year=2020,,2021', 'year=', 'year=12345678901',

@@ -17,7 +17,10 @@ export interface QuestionRoutesOptions {
 /** A random draw the client did not seed is a new answer every time: no cache may keep it. */
 export const UNSEEDED_DRAW_CACHE_CONTROL = 'no-store'
 
-/** The Cache-Control of a random draw: kept like any answer when seeded, never otherwise. */
+/**
+ * The Cache-Control of a random draw: kept like any answer when seeded, never otherwise.
+ * @example randomDrawCacheControl({ seed: '42' }, 'public, max-age=3600') === 'public, max-age=3600'
+ */
 export function randomDrawCacheControl (query: RandomQuestionsQuery, cacheControl: string): string {
   return query.seed === undefined ? UNSEEDED_DRAW_CACHE_CONTROL : cacheControl
 }

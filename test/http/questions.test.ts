@@ -324,6 +324,20 @@ describe('errors of the new parameters (the contract\'s table)', () => {
     await assertError('/v1/questions?language=frances&limit=0', 422, 'unprocessable_entity', /limit/)
   })
 
+  test('a trailing slash names the same resource; HEAD answers like GET without a body; preflight is 204', async () => {
+    for (const url of ['/v1/questions?limit=3', '/v1/questions/random?seed=5', '/v1/export/questions.jsonl']) {
+      const slashed = url.replace('?', '/?').replace(/jsonl$/, 'jsonl/')
+      assert.equal((await get(slashed)).body, (await get(url)).body, slashed)
+      const head = await app.inject({ method: 'HEAD', url })
+      const full = await get(url)
+      assert.equal(head.statusCode, 200)
+      assert.equal(head.body, '')
+      for (const name of ['etag', 'content-type', 'cache-control', 'content-disposition']) assert.equal(head.headers[name], full.headers[name], `${url} ${name}`)
+      const preflight = await app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } })
+      assert.equal(preflight.statusCode, 204)
+    }
+  })
+
   test('405 for another method, with Allow', async () => {
     for (const url of ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']) {
       const response = await app.inject({ method: 'DELETE', url })

@@ -347,6 +347,33 @@ describe('errors of the new parameters (the contract\'s table)', () => {
   })
 })
 
+test('2,000 seeded hostile query strings: always 200, 400 or 422 with the error body, never a 500', async () => {
+  // A fixed linear congruential sequence: every run sends the same requests.
+  let state = 20_261_123
+  const next = (bound: number) => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0
+    return state % bound
+  }
+  const values = ['', '0', '-1', '1', '50', '51', '2020', '1999', '2015-2020', '2020-2015', '2020,', ',', '-', '--', '1e2', '01', 'true', 'false',
+    'TRUE', 'ingles', 'matematica', '%22', '%22%22', '%00', '%FF', '%E2%80%AE', 'a%20b', '%2B%2B%2B', 'fotoss%C3%ADntese', '%22efeito%20estufa%22',
+    'x'.repeat(300), '%C3%A1'.repeat(201), '9'.repeat(11), '4294967296', '4294967295', '%5B%5D', '__proto__', 'constructor']
+  const names = ['q', 'year', 'discipline', 'language', 'hasImages', 'annulled', 'limit', 'offset', 'count', 'seed', '__proto__', 'q[]']
+  const paths = ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']
+  const seen = new Map<number, number>()
+  for (let i = 0; i < 2000; i++) {
+    const parameters = Array.from({ length: 1 + next(4) }, () => `${names[next(names.length)]}=${values[next(values.length)]}`)
+    const url = `${paths[next(paths.length)]}?${parameters.join('&')}`
+    const response = await get(url)
+    seen.set(response.statusCode, (seen.get(response.statusCode) ?? 0) + 1)
+    assert.ok([200, 400, 422].includes(response.statusCode), `${url}: ${response.statusCode} ${response.body.slice(0, 200)}`)
+    if (response.statusCode !== 200) {
+      const body = response.json<ErrorResponseBody>()
+      assert.ok(body.error.message.length > 0 && body.error.message.length < 400, url)
+    }
+  }
+  for (const status of [200, 400, 422]) assert.ok((seen.get(status) ?? 0) > 50, `status ${status} seen ${seen.get(status) ?? 0} times`)
+})
+
 test('the new endpoints count against the rate limit, the export once per download', async () => {
   const limited = await buildTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m' })
   try {

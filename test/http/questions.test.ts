@@ -166,6 +166,12 @@ describe('GET /v1/questions', () => {
     assert.equal(head.body, '')
     assert.equal(head.headers.etag, etag)
     assert.equal((await get('/v1/questions?limit=20&cachebuster=1')).body, response.body, 'unknown parameters are ignored')
+    // Answers kept by the values as sent never stand in for other parameters spelled alike.
+    const year = exams[0]!.year
+    const byYear = await get(`/v1/questions?year=${year}`)
+    const byText = await get(`/v1/questions?q=${year}`)
+    assert.notEqual(byText.body, byYear.body)
+    assert.equal((await get(`/v1/questions?q=${year}`)).body, byText.body)
   })
 })
 

@@ -51,7 +51,7 @@ export async function questionRoutes (app: FastifyInstance, { answers, cacheCont
       operationId: 'findQuestions',
       summary: 'Search and filter questions of every exam',
       description: 'Questions of every exam that pass the filters and, with `q`, match the search. Without `q`: newest exam first, then by index, null-language record first. With `q`: best match first (BM25), ties in that same order. `offset` is a position in the list, so consecutive pages never overlap or skip. Example: `/questions?q=fotoss%C3%ADntese&discipline=ciencias-natureza&limit=5`.',
-      tags: ['Finding questions'],
+      tags: ['Questions'],
       querystring: FindQuestionsQuerySchema,
       response: { 200: FoundQuestionPageSchema, ...errorResponses(400, 422, 429, 500) }
     }
@@ -66,7 +66,7 @@ export async function questionRoutes (app: FastifyInstance, { answers, cacheCont
       operationId: 'randomQuestions',
       summary: 'Draw questions at random',
       description: 'Distinct questions drawn at random from those `/questions` lists for the same filters, every one equally likely. The same `seed`, filters and dataset give the same questions in the same order; without `seed` the server picks one (and returns it), and the answer is `Cache-Control: no-store`. Example: `/questions/random?count=5&discipline=matematica&seed=42`.',
-      tags: ['Finding questions'],
+      tags: ['Questions'],
       querystring: RandomQuestionsQuerySchema,
       response: { 200: RandomDrawSchema, ...errorResponses(400, 422, 429, 500) }
     }
@@ -79,9 +79,9 @@ export async function questionRoutes (app: FastifyInstance, { answers, cacheCont
     attachValidation: true,
     schema: {
       operationId: 'exportQuestions',
-      summary: 'Download every question (JSONL)',
+      summary: 'Download every question as JSON Lines',
       description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, then index, null-language record first. `year` narrows it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
-      tags: ['Finding questions'],
+      tags: ['Questions'],
       querystring: ExportQuerySchema,
       response: {
         200: {

@@ -18,6 +18,7 @@ import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
+import { QuestionFinderAnswers } from './http/question-finder-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -88,7 +89,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, new PreparedCatalog(catalog)) }
+  const prepared = new PreparedCatalog(catalog)
+  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared) }
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -156,6 +158,12 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
   fastify.addHook('preClose', (done) => {
     fastPath.close()
+    sources.finding.finder.stopBackgroundWork()
+    done()
+  })
+  // The search index is built a little at a time once the server listens, not during start-up.
+  fastify.addHook('onListen', (done) => {
+    sources.finding.finder.buildSearchIndexInBackground()
     done()
   })
 }, { name: 'enem-api', fastify: '5.x' })

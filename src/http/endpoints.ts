@@ -4,6 +4,10 @@ import { QuestionSchema } from '../data/record-schemas.ts'
 import type { ErrorStatus } from './errors.ts'
 import type { ExamAnswers } from './exam-answers.ts'
 import type { PreparedBody } from './prepared-body.ts'
+import type { QuestionFinderAnswers } from './question-finder-answers.ts'
+import {
+  ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, RandomDrawSchema, RandomQuestionsQuerySchema
+} from './schemas/finding.ts'
 import {
   QuestionListQuerySchema, QuestionParamsSchema, QuestionQuerySchema, YearParamsSchema
 } from './schemas/parameters.ts'
@@ -23,6 +27,7 @@ export const API_BASE = '/v1'
 /** What the endpoints answer from: objects that turn grammar-checked parameter values into prepared bodies. */
 export interface AnswerSources {
   exams: ExamAnswers
+  finding: QuestionFinderAnswers
 }
 
 /** Parameter values as they arrive: strings that already match their schema's grammar. */
@@ -39,8 +44,8 @@ export interface Endpoint {
   readonly params: TObject
   /** Query parameters it understands; any other name is ignored (clients add cache-busters). */
   readonly querystring: TObject
-  /** Schema of the 200 body, for the document. */
-  readonly response: TSchema
+  /** Schema of the 200 body, for the document (or a whole response object, for a body that is not JSON). */
+  readonly response: TSchema | Readonly<Record<string, unknown>>
   /** Error statuses the operation can answer, for the document. */
   readonly errors: readonly ErrorStatus[]
   /** The body of the answer; throws ApiError for the 404s and 422s. */
@@ -112,5 +117,47 @@ export const ENDPOINTS: readonly Endpoint[] = [
     response: QuestionSchema,
     errors: [400, 404, 422, 429, 500],
     answer: ({ exams }, { year, index }, query) => exams.question(year, index, query)
+  }),
+  endpoint({
+    path: '/questions',
+    operationId: 'findQuestions',
+    summary: 'Search and filter questions of every exam',
+    description: 'Questions of every exam that pass the filters and, with `q`, match the search. Without `q`: newest exam first, then by index, null-language record first. With `q`: best match first (BM25), ties in that same order. `offset` is a position in the list, so consecutive pages never overlap or skip. Example: `/questions?q=fotoss%C3%ADntese&discipline=ciencias-natureza&limit=5`.',
+    tags: ['Questions'],
+    params: NO_PARAMETERS,
+    querystring: FindQuestionsQuerySchema,
+    response: FoundQuestionPageSchema,
+    errors: [400, 422, 429, 500],
+    answer: ({ finding }, _params, query) => finding.questions(query)
+  }),
+  endpoint({
+    path: '/questions/random',
+    operationId: 'randomQuestions',
+    summary: 'Draw questions at random',
+    description: 'Distinct questions drawn at random from those `/questions` lists for the same filters, every one equally likely. The same `seed`, filters and dataset give the same questions in the same order; without `seed` the server picks one (and returns it), and the answer is `Cache-Control: no-store`. Example: `/questions/random?count=5&discipline=matematica&seed=42`.',
+    tags: ['Questions'],
+    params: NO_PARAMETERS,
+    querystring: RandomQuestionsQuerySchema,
+    response: RandomDrawSchema,
+    errors: [400, 422, 429, 500],
+    answer: ({ finding }, _params, query) => finding.random(query)
+  }),
+  endpoint({
+    path: '/export/questions.jsonl',
+    operationId: 'exportQuestions',
+    summary: 'Download every question as JSON Lines',
+    description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, then index, null-language record first. `year` narrows it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
+    tags: ['Questions'],
+    params: NO_PARAMETERS,
+    querystring: ExportQuerySchema,
+    response: {
+      description: 'The records, one JSON object (a Question) per line',
+      headers: {
+        'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`)' }
+      },
+      content: { 'application/x-ndjson': { schema: { type: 'string', description: 'JSON Lines: one Question record per line' } } }
+    },
+    errors: [400, 422, 429, 500],
+    answer: ({ finding }, _params, query) => finding.exportQuestions(query)
   })
 ]

@@ -74,7 +74,7 @@ test('an error body\'s docUrl opens the page on that code\'s entry; every code h
   await page.close()
 })
 
-test('the page shows the introduction in both languages and the four endpoints', async () => {
+test('the page shows the introduction in both languages and every endpoint', async () => {
   const { page, activity } = await openPage(`${baseUrl}/docs`)
   await page.getByRole('heading', { name: 'ENEM API', level: 1 }).waitFor()
   for (const name of ['Português', 'English', 'Errors']) await page.getByRole('heading', { name, exact: true }).waitFor()
@@ -83,7 +83,7 @@ test('the page shows the introduction in both languages and the four endpoints',
 
   const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { summary: string, tags: string[] } }> }
   const operations = Object.entries(document.paths)
-  assert.equal(operations.length, 4)
+  assert.equal(operations.length, 7)
   for (const [template, { get }] of operations) {
     const link = page.locator(`a[href="#tag/${get.tags[0]!.toLowerCase()}/GET${template}"]`)
     assert.equal(await link.count(), 1, `navigation entry of ${template}`)

@@ -10,6 +10,7 @@ import { ExamAnswers } from '../../src/http/exam-answers.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/fast-path.ts'
 import type { RateLimitState, RequestCounter } from '../../src/http/plugins/rate-limit.ts'
 import { PreparedCatalog } from '../../src/http/prepared-catalog.ts'
+import { QuestionFinderAnswers } from '../../src/http/question-finder-answers.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 
 /*
@@ -102,7 +103,16 @@ const FAST_URLS = [
   '/v1/exams/2020/questions/5',
   '/v1/exams/2020/questions/12?language=ingles',
   '/v1/exams/2011/questions/1',
-  '/v1/exams/2023/questions/2?cache=no'
+  '/v1/exams/2023/questions/2?cache=no',
+  '/v1/questions',
+  '/v1/questions?q=agua&limit=5',
+  '/v1/questions?q=%C3%81GUA+energia&year=2011-2023',
+  '/v1/questions?q=%22efeito+estufa%22',
+  '/v1/questions?year=2020,2023&discipline=linguagens&language=ingles&hasImages=false&annulled=false&offset=2&limit=3',
+  '/v1/questions/random?seed=42&count=5',
+  '/v1/questions/random?seed=7&discipline=matematica&year=2020',
+  '/v1/export/questions.jsonl',
+  '/v1/export/questions.jsonl?year=2011,2020'
 ]
 
 /** Well-formed requests whose values name nothing: the fast path answers their 404 or 422 too. */
@@ -119,7 +129,14 @@ const FAST_ERRORS: Array<[string, number]> = [
   ['/v1/exams/2020/questions/999', 404],
   ['/v1/exams/2020/questions/0', 422],
   ['/v1/exams/2020/questions/1?language=frances', 422],
-  ['/v1/exams/1999/questions/1?language=ingles', 404]
+  ['/v1/exams/1999/questions/1?language=ingles', 404],
+  ['/v1/questions?year=1999', 422],
+  ['/v1/questions?year=2023-2011', 422],
+  ['/v1/questions?q=%2B%2B%2B', 422],
+  ['/v1/questions?discipline=astrologia', 422],
+  ['/v1/questions/random?count=51', 422],
+  ['/v1/questions/random?seed=4294967296', 422],
+  ['/v1/export/questions.jsonl?year=1999', 422]
 ]
 
 /** Requests the fast path must leave to Fastify, with the status Fastify gives them. */
@@ -166,6 +183,27 @@ test('the fast path answers every plain successful exam request exactly as the F
       const { fast } = await compareBothWays(counted, variant)
       assert.equal(fast, true, `${url} ${JSON.stringify(variant)} should take the fast path`)
     }
+  }
+})
+
+test('an unseeded random draw is the fast path\'s too, never cached, with a fresh seed each time', async (t) => {
+  const counted = await buildCountedApp()
+  t.after(() => counted.app.close())
+  const before = counted.fastifySaw()
+  const draws = [await counted.viaServer('/v1/questions/random?count=3'), await counted.viaServer('/v1/questions/random?count=3')]
+  assert.equal(counted.fastifySaw(), before, 'answered on the fast path')
+  const viaFastify = await counted.app.inject('/v1/questions/random?count=3')
+  for (const draw of [...draws, viaFastify]) {
+    assert.equal(draw.statusCode, 200)
+    assert.equal(draw.headers['cache-control'], 'no-store')
+    assert.equal(draw.json<{ questions: unknown[] }>().questions.length, 3)
+  }
+  // The seed each one reports gives the same draw on either path.
+  for (const draw of draws) {
+    const { seed } = draw.json<{ seed: number }>()
+    const again = await compareBothWays(counted, { url: `/v1/questions/random?count=3&seed=${seed}` })
+    assert.equal(again.response.json<{ questions: unknown[] }>().questions.length, 3)
+    assert.deepEqual(again.response.json<{ questions: unknown[] }>().questions, draw.json<{ questions: unknown[] }>().questions)
   }
 })
 
@@ -335,7 +373,8 @@ test('full dataset: every question and every first page answers the same both wa
 test('a fault inside the fast path sends the request to Fastify instead of throwing out of the request listener', async () => {
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
-  const answers = new ExamAnswers(dataset.catalog!, new PreparedCatalog(dataset.catalog!))
+  const prepared = new PreparedCatalog(dataset.catalog!)
+  const sources = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared) }
   const logged: unknown[] = []
   const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
   const failingCounters = {
@@ -349,7 +388,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
     }
   }
   for (const [name, counter] of Object.entries(failingCounters)) {
-    const fastPath = new FastPath({ sources: { exams: answers }, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, requestCounter: counter as unknown as RequestCounter, errorLog })
+    const fastPath = new FastPath({ sources, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, requestCounter: counter as unknown as RequestCounter, errorLog })
     let fellBack = 0
     const response = await inject((request, reply) => fastPath.dispatch(request, reply, (_request, fallbackReply) => {
       fellBack++

@@ -23,10 +23,10 @@ export const LIMIT_MAX = 50
 const GRAMMAR_KEYWORD = 'x-grammar'
 
 /** A string parameter with a pattern (a value that breaks it is 400) and the words that explain it. */
-export const stringParameter = (options: { pattern: string, maxLength: number, grammar: string, description: string, examples: string[] }) =>
+export const stringParameter = (options: { pattern: string, maxLength?: number, grammar: string, description: string, examples: string[] }) =>
   Type.String({
     pattern: options.pattern,
-    maxLength: options.maxLength,
+    ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
     description: `${options.description}. Grammar: ${options.grammar}.`,
     examples: options.examples,
     [GRAMMAR_KEYWORD]: options.grammar

@@ -20,6 +20,7 @@ import { fileRoutes } from './http/routes/files.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
+import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
 
 export interface AppOptions {
@@ -117,7 +118,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl, cacheControl: JSON_CACHE_CONTROL })
-  fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))
+  await fastify.register(questionBrowserRoutes, { publicUrl: config.publicUrl })
 
   for (const url of knownPaths) {
     fastify.route({

@@ -16,6 +16,8 @@ import { ExamAnswers } from './http/exam-answers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { examRoutes } from './http/routes/exams.ts'
+import { questionRoutes } from './http/routes/questions.ts'
+import { QuestionFinderAnswers } from './http/question-finder-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
@@ -80,7 +82,8 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady }: AppOptions) => {
-  const answers = new ExamAnswers(catalog, new PreparedCatalog(catalog))
+  const prepared = new PreparedCatalog(catalog)
+  const answers = new ExamAnswers(catalog, prepared)
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -114,6 +117,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       requestCounter = v1.requestCounter
     }
     await v1.register(examRoutes, { answers, cacheControl: JSON_CACHE_CONTROL })
+    await v1.register(questionRoutes, { answers: new QuestionFinderAnswers(catalog, prepared), cacheControl: JSON_CACHE_CONTROL })
   }, { prefix: '/v1' })
   await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })

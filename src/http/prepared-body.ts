@@ -27,17 +27,22 @@ export class PreparedBody {
   readonly contentType: string
   readonly #effort: CompressionEffort
   readonly #compress: boolean
+  readonly #headers: Readonly<Record<string, string>>
   #br: Buffer | undefined
   #gzip: Buffer | undefined
   readonly #answers = new Map<ContentEncoding | 'not-modified', PreparedAnswer>()
 
-  /** `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing. */
-  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean } = {}) {
+  /**
+   * `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing.
+   * `headers`: more headers of the 200 answers (a download's Content-Disposition).
+   */
+  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, headers?: Record<string, string> } = {}) {
     this.raw = raw
     this.contentType = options.contentType ?? 'application/json; charset=utf-8'
     this.etag = options.etag ?? strongEtagOf(raw)
     this.#effort = options.effort ?? 'max'
     this.#compress = options.compress ?? true
+    this.#headers = options.headers ?? {}
   }
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
@@ -59,8 +64,8 @@ export class PreparedBody {
         : {
             statusCode: 200,
             headers: Object.freeze(kind === 'identity'
-              ? { ...validators, 'content-type': this.contentType }
-              : { ...validators, 'content-type': this.contentType, 'content-encoding': kind }),
+              ? { ...validators, 'content-type': this.contentType, ...this.#headers }
+              : { ...validators, 'content-type': this.contentType, 'content-encoding': kind, ...this.#headers }),
             payload: this.encoded(kind)
           }
       this.#answers.set(kind, Object.freeze(answer))

@@ -9,6 +9,7 @@ import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/schemas/examples.ts'
 import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../src/http/schemas/parameters.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
+import { FoundQuestionPageSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
 import { Contract, pointerToken } from '../contract.ts'
 import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
@@ -41,7 +42,10 @@ const OPERATIONS = {
   listExams: '/exams',
   getExam: '/exams/{year}',
   listQuestions: '/exams/{year}/questions',
-  getQuestion: '/exams/{year}/questions/{index}'
+  getQuestion: '/exams/{year}/questions/{index}',
+  findQuestions: '/questions',
+  randomQuestions: '/questions/random',
+  exportQuestions: '/export/questions.jsonl'
 } as const
 
 const operation = (path: string): Operation => document.paths[path]!.get
@@ -96,7 +100,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(document.servers.map((server) => server.url), [`${TEST_PUBLIC_URL}/v1`])
   })
 
-  test('describes exactly the four endpoints of API.md, with paths relative to the server', () => {
+  test('describes exactly the endpoints of API.md, with paths relative to the server', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), Object.values(OPERATIONS).sort())
     for (const [operationId, path] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(document.paths[path]!), ['get'], path)
@@ -158,7 +162,10 @@ describe('the OpenAPI document', () => {
       [OPERATIONS.listExams]: [400, 404, 429, 500],
       [OPERATIONS.getExam]: [400, 404, 422, 429, 500],
       [OPERATIONS.listQuestions]: [400, 404, 422, 429, 500],
-      [OPERATIONS.getQuestion]: [400, 404, 422, 429, 500]
+      [OPERATIONS.getQuestion]: [400, 404, 422, 429, 500],
+      [OPERATIONS.findQuestions]: [400, 422, 429, 500],
+      [OPERATIONS.randomQuestions]: [400, 422, 429, 500],
+      [OPERATIONS.exportQuestions]: [400, 422, 429, 500]
     }
     for (const [path, statuses] of Object.entries(errorStatuses)) {
       const { responses } = operation(path)
@@ -185,7 +192,7 @@ describe('the OpenAPI document', () => {
       const { responses } = operation(path)
       assert.deepEqual(Object.keys(responses['200']!.headers!).sort(), ['Cache-Control', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Vary'])
       assert.deepEqual(Object.keys(responses['429']!.headers!).sort(), ['Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'])
-      assert.equal(responses['404']!.headers!['Cache-Control']!.$ref, '#/components/headers/Cache-Control-Error')
+      assert.equal((responses['404'] ?? responses['422'])!.headers!['Cache-Control']!.$ref, '#/components/headers/Cache-Control-Error')
     }
     const { headers } = document.components
     assert.match(String(headers['Retry-After']!.description), /seconds/)
@@ -195,7 +202,7 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema }
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema }
     assert.deepEqual(Object.keys(document.components.schemas).sort(), Object.keys(named).sort())
     for (const [name, source] of Object.entries(named)) {
       const component = document.components.schemas[name]!
@@ -272,6 +279,8 @@ describe('the OpenAPI document', () => {
       }
       assert.deepEqual(await answer('getQuestion'), examples.getQuestion)
       assert.deepEqual(await answer('listQuestions'), examples.listQuestions)
+      assert.deepEqual(await answer('findQuestions'), examples.findQuestions)
+      assert.deepEqual(await answer('randomQuestions'), examples.randomQuestions)
       // Trimmed lists: the example holds the first entries of the real answer.
       const exam = await answer('getExam')
       assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)

@@ -72,7 +72,10 @@ export const EXAMPLE_REQUESTS = {
   listExams: '/v1/exams',
   getExam: '/v1/exams/2020',
   listQuestions: '/v1/exams/2020/questions?limit=1&offset=93',
-  getQuestion: '/v1/exams/2020/questions/94'
+  getQuestion: '/v1/exams/2020/questions/94',
+  // q="óleos essenciais": a phrase two questions hold, 2020/94 the best match.
+  findQuestions: '/v1/questions?q=%22%C3%B3leos%20essenciais%22&limit=1',
+  randomQuestions: '/v1/questions/random?q=%22%C3%B3leos%20essenciais%22&seed=1'
 } as const
 
 export type ExampleOperation = keyof typeof EXAMPLE_REQUESTS
@@ -98,7 +101,9 @@ export function successExamples (publicUrl: string): Record<ExampleOperation, un
     listExams: EXAM_LIST_EXAMPLE,
     getExam: EXAM_DETAIL_EXAMPLE,
     listQuestions: { metadata: { limit: 1, offset: 93, total: 177, hasMore: true }, questions: [question] },
-    getQuestion: question
+    getQuestion: question,
+    findQuestions: { metadata: { limit: 1, offset: 0, total: 2, hasMore: true }, questions: [question] },
+    randomQuestions: { seed: 1, questions: [question] }
   }
 }
 

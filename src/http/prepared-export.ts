@@ -1,0 +1,74 @@
+import { LRUCache } from 'lru-cache'
+import type { Catalog } from '../data/catalog.ts'
+import { PreparedBody } from './prepared-body.ts'
+import type { PreparedCatalog } from './prepared-catalog.ts'
+
+export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
+
+/** Multi-year exports kept (each a few MB with its compressed forms); the whole dataset and single years are kept apart, for good. */
+const MULTI_YEAR_CACHE_BYTES = 64 * 1024 * 1024
+
+const NEWLINE = Buffer.from('\n')
+
+/**
+ * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
+ * PreparedCatalog), one per line, by year ascending, then index, null-language record first.
+ * Each body is assembled once, on first request (none on the start-up path), and kept with its
+ * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies.
+ */
+export class PreparedExport {
+  readonly #catalog: Catalog
+  readonly #prepared: PreparedCatalog
+  /** Every year the catalog holds, ascending. */
+  readonly years: readonly number[]
+  readonly #yearBytes = new Map<number, Buffer>()
+  readonly #single = new Map<string, PreparedBody>()
+  readonly #multi = new LRUCache<string, PreparedBody>({
+    maxSize: MULTI_YEAR_CACHE_BYTES,
+    sizeCalculation: (body) => body.raw.length * 2
+  })
+
+  constructor (catalog: Catalog, prepared: PreparedCatalog) {
+    this.#catalog = catalog
+    this.#prepared = prepared
+    this.years = catalog.listExams().map((exam) => exam.summary.year).sort((a, b) => a - b)
+  }
+
+  /** The export of these years (held by the catalog, ascending, no repeats); every year for the whole dataset. */
+  body (years: readonly number[]): PreparedBody {
+    const whole = years.length === this.years.length
+    const key = whole ? 'all' : years.join(',')
+    const kept = whole || years.length === 1 ? this.#single.get(key) : this.#multi.get(key)
+    if (kept !== undefined) return kept
+    const body = new PreparedBody(Buffer.concat(years.map((year) => this.#bytesOfYear(year))), {
+      contentType: EXPORT_CONTENT_TYPE,
+      // Several MB: the best brotli level would take seconds; this one takes a fraction of one.
+      effort: 'fast',
+      headers: { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
+    })
+    if (whole || years.length === 1) this.#single.set(key, body)
+    else this.#multi.set(key, body)
+    return body
+  }
+
+  #bytesOfYear (year: number): Buffer {
+    let bytes = this.#yearBytes.get(year)
+    if (bytes === undefined) {
+      const exam = this.#catalog.getExam(year)!
+      const parts: Buffer[] = []
+      for (const question of exam.questions) parts.push(this.#prepared.question(question).raw, NEWLINE)
+      bytes = Buffer.concat(parts)
+      this.#yearBytes.set(year, bytes)
+    }
+    return bytes
+  }
+}
+
+/**
+ * The download's file name.
+ * @example exportFileName('all') === 'enem-questions.jsonl'; exportFileName([2018, 2020]) === 'enem-questions-2018_2020.jsonl'
+ */
+export function exportFileName (years: readonly number[] | 'all'): string {
+  if (years === 'all') return 'enem-questions.jsonl'
+  return years.length === 0 ? 'enem-questions-none.jsonl' : `enem-questions-${years.join('_')}.jsonl`
+}

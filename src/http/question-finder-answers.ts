@@ -1,0 +1,184 @@
+import { LRUCache } from 'lru-cache'
+import type { Catalog } from '../data/catalog.ts'
+import type { Question } from '../data/record-schemas.ts'
+import { QuestionFinder, type QuestionFilters } from '../data/question-finder.ts'
+import { parseSearchQuery, SEARCH_TEXT_MAX_LENGTH } from '../data/question-search.ts'
+import { drawDistinct, pickSeed, SEED_MAX } from '../data/random-draw.ts'
+import { ApiError, describeValue } from './errors.ts'
+import { PreparedBody, strongEtagOf } from './prepared-body.ts'
+import type { PreparedCatalog } from './prepared-catalog.ts'
+import { PreparedExport } from './prepared-export.ts'
+import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from './schemas/finding.ts'
+import { LIMIT_DEFAULT, LIMIT_MAX } from './schemas/parameters.ts'
+
+/** Answers kept by normalized request, with their compressed forms. */
+const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
+/** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny answers is bounded too. */
+const ANSWER_ENTRY_OVERHEAD_BYTES = 256
+/** Lists of matching records kept by normalized filters, so paging through one search searches once. */
+const MATCH_CACHE_REFERENCES = 2 * 1024 * 1024
+const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
+
+/**
+ * The prepared body of each request of the endpoints that find questions across exams, from
+ * parameter values that already follow the grammar (the route schemas check it): the 422 checks
+ * of API.md, then one QuestionFinder query, whose records are written from their prepared bytes.
+ * Answers are kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), except random
+ * draws without a seed, which are made afresh every time. Throws ApiError; never touches the disk.
+ */
+export class QuestionFinderAnswers {
+  readonly #finder: QuestionFinder
+  readonly #prepared: PreparedCatalog
+  readonly #export: PreparedExport
+  readonly #disciplines: ReadonlySet<string>
+  readonly #languages: ReadonlySet<string>
+  readonly #answers = new LRUCache<string, PreparedBody>({
+    maxSize: ANSWER_CACHE_BYTES,
+    // An answer's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
+    sizeCalculation: (body) => body.raw.length * 2 + ANSWER_ENTRY_OVERHEAD_BYTES
+  })
+
+  readonly #matches = new LRUCache<string, readonly Question[]>({
+    maxSize: MATCH_CACHE_REFERENCES,
+    sizeCalculation: (list) => list.length + MATCH_ENTRY_OVERHEAD_REFERENCES
+  })
+
+  constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog)) {
+    this.#finder = finder
+    this.#prepared = prepared
+    this.#export = new PreparedExport(catalog, prepared)
+    this.#disciplines = new Set(catalog.listExams().flatMap((exam) => exam.disciplineSlugs))
+    this.#languages = new Set(finder.languages)
+  }
+
+  /** The finder behind these answers: the question browser asks the same one. */
+  get finder (): QuestionFinder {
+    return this.#finder
+  }
+
+  /** GET /v1/questions */
+  questions (_params: object, query: FindQuestionsQuery): PreparedBody {
+    const limit = query.limit === undefined ? LIMIT_DEFAULT : Number(query.limit)
+    const offset = query.offset === undefined ? 0 : Number(query.offset)
+    if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
+    if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+    const { filters, key } = this.#filtersOf(query)
+    const answerKey = `page|${key}|${offset}|${limit}`
+    const cached = this.#answers.get(answerKey)
+    if (cached !== undefined) return cached
+
+    const matches = this.#matching(filters, key)
+    const items = matches.slice(offset, offset + limit)
+    const metadata = { limit, offset, total: matches.length, hasMore: offset + items.length < matches.length }
+    const body = this.#listBody(`{"metadata":${JSON.stringify(metadata)},"questions":[`, items)
+    this.#answers.set(answerKey, body)
+    return body
+  }
+
+  /** GET /v1/questions/random. Without `seed`, a fresh draw that is not kept (its route answers `no-store`). */
+  random (_params: object, query: RandomQuestionsQuery): PreparedBody {
+    const count = query.count === undefined ? COUNT_DEFAULT : Number(query.count)
+    if (count < 1 || count > COUNT_MAX) throw new ApiError(422, `count must be between 1 and ${COUNT_MAX}, got ${count}`)
+    const requestedSeed = query.seed === undefined ? undefined : Number(query.seed)
+    if (requestedSeed !== undefined && (requestedSeed < 0 || requestedSeed > SEED_MAX)) {
+      throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${requestedSeed}`)
+    }
+    const { filters, key } = this.#filtersOf(query)
+    const answerKey = `random|${key}|${count}|${requestedSeed ?? ''}`
+    if (requestedSeed !== undefined) {
+      const cached = this.#answers.get(answerKey)
+      if (cached !== undefined) return cached
+    }
+    const seed = requestedSeed ?? pickSeed()
+    const drawn = drawDistinct(this.#matching(filters, key), count, seed)
+    const body = this.#listBody(`{"seed":${seed},"questions":[`, drawn)
+    if (requestedSeed !== undefined) this.#answers.set(answerKey, body)
+    return body
+  }
+
+  /** GET /v1/export/questions.jsonl */
+  exportQuestions (_params: object, query: ExportQuery): PreparedBody {
+    const years = query.year === undefined ? this.#export.years : [...this.#yearSelection(query.year)].sort((a, b) => a - b)
+    return this.#export.body(years)
+  }
+
+  /** The filters of a request, 422 where a value names nothing the service holds, and their normalized form. */
+  #filtersOf (query: FindQuestionsQuery | RandomQuestionsQuery): { filters: QuestionFilters, key: string } {
+    const years = query.year === undefined ? undefined : this.#yearSelection(query.year)
+    if (query.discipline !== undefined && !this.#disciplines.has(query.discipline)) {
+      throw new ApiError(422, `discipline ${describeValue(query.discipline)} is not a discipline of any exam: the exams offer ${[...this.#disciplines].sort().join(', ')}`)
+    }
+    if (query.language !== undefined && !this.#languages.has(query.language)) {
+      const offered = this.#languages.size === 0 ? 'no exam has foreign-language questions' : `the exams offer ${[...this.#languages].sort().join(', ')}`
+      throw new ApiError(422, `language ${describeValue(query.language)} is not a language of any exam: ${offered}`)
+    }
+    let search
+    if (query.q !== undefined) {
+      const length = [...query.q].length
+      if (length > SEARCH_TEXT_MAX_LENGTH) throw new ApiError(422, `q must be at most ${SEARCH_TEXT_MAX_LENGTH} characters, got ${length}`)
+      search = parseSearchQuery(query.q) ?? undefined
+      if (search === undefined) throw new ApiError(422, `q must hold at least one word (letters or digits), got ${describeValue(query.q)}`)
+    }
+    const filters: QuestionFilters = {
+      years,
+      discipline: query.discipline,
+      language: query.language,
+      hasImages: query.hasImages === undefined ? undefined : query.hasImages === 'true',
+      annulled: query.annulled === undefined ? undefined : query.annulled === 'true',
+      search
+    }
+    const key = JSON.stringify([
+      years === undefined ? null : [...years].sort((a, b) => a - b).join(','),
+      filters.discipline ?? null,
+      filters.language ?? null,
+      filters.hasImages ?? null,
+      filters.annulled ?? null,
+      search?.normalized ?? null
+    ])
+    return { filters, key }
+  }
+
+  /** The years a `year` value selects: each listed year must be held; a range selects the held years in it. */
+  #yearSelection (value: string): ReadonlySet<number> {
+    const selected = new Set<number>()
+    for (const item of value.split(',')) {
+      const [first, last] = item.split('-').map(Number) as [number, number | undefined]
+      if (last === undefined) {
+        if (!this.#export.years.includes(first)) {
+          throw new ApiError(422, `year ${first} is not an exam the service holds; years available: ${this.#export.years.join(', ')}`)
+        }
+        selected.add(first)
+        continue
+      }
+      if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
+      for (const year of this.#export.years) if (year >= first && year <= last) selected.add(year)
+    }
+    return selected
+  }
+
+  #matching (filters: QuestionFilters, key: string): readonly Question[] {
+    let matches = this.#matches.get(key)
+    if (matches === undefined) {
+      matches = this.#finder.find(filters)
+      this.#matches.set(key, matches)
+    }
+    return matches
+  }
+
+  /** `head` + the records' prepared bytes, comma-separated, + `]}`; its tag derives from the head and the records' tags. */
+  #listBody (head: string, items: readonly Question[]): PreparedBody {
+    const itemBodies = items.map((item) => this.#prepared.question(item))
+    const parts: Buffer[] = [Buffer.from(head)]
+    itemBodies.forEach((body, position) => {
+      if (position > 0) parts.push(COMMA)
+      parts.push(body.raw)
+    })
+    parts.push(CLOSE)
+    // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
+    const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
+    return new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast' })
+  }
+}
+
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from(']}')

@@ -104,7 +104,7 @@ function neighbours (exam: ExamDetail, question: QuestionRecord, language: strin
   const next = position >= 0 ? indexes[position + 1] : undefined
   return h('nav', { class: 'pager', 'aria-label': `Questões do ENEM ${question.year}` },
     link(previous, `← Questão ${previous}`, 'prev'),
-    h('a', { href: addressOf(examView(question.year, language)) }, 'Todas as questões da prova'),
+    h('a', { class: 'pager-middle', href: addressOf(examView(question.year, language)) }, 'Todas as questões da prova'),
     link(next, `Questão ${next} →`, 'next'))
 }
 

@@ -2,32 +2,101 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from './helper.ts'
 
 /*
  * The full dataset, end to end. Expectations are computed here from the source files, independently
  * of src/data, and compared with what the API serves. Runs when ENEM_DATA_DIR is set (CI sets it).
+ * What the service corrects comes from the official table data/official (test/cli/import-official.test.ts
+ * proves it is what the import makes of ../shared/inep) and, where present, INEP's item data itself.
  */
 
-interface SourceRecord { index: number, language: string | null, files: string[], alternatives: Array<{ file: string | null }>, [key: string]: unknown }
+interface SourceRecord {
+  index: number
+  language: string | null
+  discipline: string | null
+  correctAlternative: string
+  files: string[]
+  alternatives: Array<{ letter: string, file: string | null, isCorrect: boolean }>
+  inep?: { key: string, annulled: boolean, area: string, item: number | null } | null
+  [key: string]: unknown
+}
 interface SourceExam { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
+
+interface OfficialEntry { index: number, language: string | null, area: string, key: string, item: number | null }
+interface OfficialYearFile { year: number, areaOrder: { areas: string[] } | null, positions: OfficialEntry[], disagreements: Array<{ index: number, field: string }> }
+
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const INEP_ITEMS_DIR = path.resolve(REPO, '../shared/inep/items')
+const SLUG_OF_AREA: Record<string, string> = { LC: 'linguagens', CH: 'ciencias-humanas', CN: 'ciencias-natureza', MT: 'matematica' }
+
+async function readOfficial () {
+  const years = new Map<number, OfficialYearFile>()
+  for (const name of await readdir(path.join(REPO, 'data/official'))) {
+    if (!/^\d+\.json$/.test(name)) continue
+    const year = JSON.parse(await readFile(path.join(REPO, 'data/official', name), 'utf8')) as OfficialYearFile
+    years.set(year.year, year)
+  }
+  return years
+}
+
+/**
+ * The official key and area of a record: its language's entry (or the one common to all
+ * languages); without a language at a per-language position, no key, and the area all entries
+ * share; elsewhere the area of its block of 45 in the year's order.
+ */
+function officialOf (years: Map<number, OfficialYearFile>, year: number, index: number, language: string | null): { entry?: OfficialEntry, area?: string } {
+  const table = years.get(year)
+  const entries = table?.positions.filter((entry) => entry.index === index) ?? []
+  const entry = language === null
+    ? entries.find((candidate) => candidate.language === null)
+    : entries.find((candidate) => candidate.language === language) ?? entries.find((candidate) => candidate.language === null)
+  const areaDisputed = table?.disagreements.some((disagreement) => disagreement.index === index && disagreement.field === 'area') ?? false
+  if (areaDisputed) return { entry }
+  if (entry !== undefined) return { entry, area: entry.area }
+  if (entries.length > 0 && entries.every((candidate) => candidate.area === entries[0]!.area)) return { area: entries[0]!.area }
+  const area = index <= 180 ? table?.areaOrder?.areas[Math.floor((index - 1) / 45)] : undefined
+  return area === undefined ? {} : { area }
+}
+
+/** The record as the service should serve it: the official letter and area, every other field as its file holds it. */
+function corrected (record: SourceRecord, official: { entry?: OfficialEntry, area?: string }): SourceRecord {
+  const key = official.entry?.key
+  const letter = key !== undefined && key !== 'X' ? key : record.correctAlternative
+  return {
+    ...record,
+    discipline: official.area === undefined ? record.discipline : SLUG_OF_AREA[official.area]!,
+    correctAlternative: letter,
+    alternatives: record.alternatives.map((alternative) => ({ ...alternative, isCorrect: key !== undefined && key !== 'X' ? alternative.letter === key : alternative.isCorrect }))
+  }
+}
+
+/** A served record without `inep`, the one field the files do not hold. */
+const withoutInep = ({ inep, ...rest }: SourceRecord): SourceRecord => rest as SourceRecord
 
 const rewrite = (record: SourceRecord): SourceRecord =>
   JSON.parse(JSON.stringify(record).replaceAll('https://enem.dev/', `${TEST_PUBLIC_URL}/files/`)) as SourceRecord
 
 async function readSource (dataDir: string) {
   const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as SourceExam[]
+  const official = await readOfficial()
+  /** The records as their files hold them (addresses rewritten). */
+  const filesByYear = new Map<number, SourceRecord[]>()
+  /** The same records with the official key and area: what the service should serve. */
   const recordsByYear = new Map<number, SourceRecord[]>()
   for (const exam of exams) {
     const questionsDir = path.join(dataDir, String(exam.year), 'questions')
-    const records: SourceRecord[] = []
+    const files: SourceRecord[] = []
     for (const folder of await readdir(questionsDir)) {
-      records.push(rewrite(JSON.parse(await readFile(path.join(questionsDir, folder, 'details.json'), 'utf8')) as SourceRecord))
+      files.push(rewrite(JSON.parse(await readFile(path.join(questionsDir, folder, 'details.json'), 'utf8')) as SourceRecord))
     }
-    recordsByYear.set(exam.year, records)
+    filesByYear.set(exam.year, files)
+    recordsByYear.set(exam.year, files.map((record) => corrected(record, officialOf(official, exam.year, record.index, record.language))))
   }
-  return { exams, recordsByYear }
+  return { exams, official, filesByYear, recordsByYear }
 }
 
 /** API.md's language view, computed from the source: null-language plus the language, by index, null first. */
@@ -62,7 +131,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
       assert.equal(page.metadata.limit, limit)
       assert.equal(page.metadata.offset, offset)
       totals.add(page.metadata.total)
-      served.push(...page.questions)
+      served.push(...page.questions.map(withoutInep))
       offset += page.questions.length
       pages++
       assert.equal(page.metadata.hasMore, offset < page.metadata.total)
@@ -122,7 +191,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
         for (const record of view) {
           const response = await app.inject(`/v1/exams/${exam.year}/questions/${record.index}?${languageQuery(language)}`)
           assert.equal(response.statusCode, 200)
-          const served = response.json<SourceRecord>()
+          const served = withoutInep(response.json<SourceRecord>())
           const variant = view.find((other) => other.index === record.index && other.language !== null)
           if (record.language === null && variant !== undefined) {
             // A mislabelled null record beside a variant: the variant in the chosen language wins.
@@ -169,6 +238,99 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
       const response = await app.inject(address.slice(TEST_PUBLIC_URL.length))
       assert.equal(response.statusCode, 200, address)
       assert.ok(response.rawPayload.length > 0)
+    }
+  })
+
+  /** Every record the service serves, by year|index|language, as the lists give them (inep included). */
+  async function servedRecords (): Promise<Map<string, SourceRecord>> {
+    const served = new Map<string, SourceRecord>()
+    for (const exam of source.exams) {
+      for (const language of languagesOf(exam)) {
+        for (let offset = 0; ; offset += 50) {
+          const page = (await app.inject(`/v1/exams/${exam.year}/questions?limit=50&offset=${offset}&${languageQuery(language)}`))
+            .json<{ metadata: { hasMore: boolean }, questions: SourceRecord[] }>()
+          for (const question of page.questions) served.set(`${exam.year}|${question.index}|${question.language}`, question)
+          if (!page.metadata.hasMore) break
+        }
+      }
+    }
+    return served
+  }
+
+  test('every record whose INEP item data has a letter serves that letter, with the isCorrect flag on it alone', { skip: !existsSync(INEP_ITEMS_DIR) && `${INEP_ITEMS_DIR} is absent` }, async () => {
+    const served = await servedRecords()
+    let checked = 0
+    for (const name of await readdir(INEP_ITEMS_DIR)) {
+      if (!name.endsWith('.json')) continue
+      const items = JSON.parse(await readFile(path.join(INEP_ITEMS_DIR, name), 'utf8')) as { year: number, items: Array<{ number: number, language?: string, gabarito: string, item: number }> }
+      for (const item of items.items) {
+        const record = served.get(`${items.year}|${item.number}|${item.language ?? null}`)
+        if (record === undefined) continue // the dataset lacks this position (see npm run check-data)
+        assert.equal(record.inep?.key, item.gabarito, `${items.year} ${item.number}`)
+        assert.equal(record.inep?.item, item.item)
+        if (item.gabarito === 'X') continue
+        assert.equal(record.correctAlternative, item.gabarito, `${items.year} ${item.number} ${item.language ?? ''}`)
+        assert.deepEqual(record.alternatives.filter((alternative) => alternative.isCorrect).map((alternative) => alternative.letter), [item.gabarito])
+        checked++
+      }
+    }
+    assert.ok(checked > 800, `${checked} records checked`)
+  })
+
+  test('every record whose official key (data/official) is a letter serves it; every annulled one keeps its letter and says so', async () => {
+    const served = await servedRecords()
+    let letters = 0
+    let annulled = 0
+    for (const [year, files] of source.filesByYear) {
+      for (const file of files) {
+        const { entry } = officialOf(source.official, year, file.index, file.language)
+        const record = served.get(`${year}|${file.index}|${file.language}`)!
+        if (entry === undefined) {
+          assert.equal(record.inep, null, `${year} ${file.index} ${file.language}`)
+          continue
+        }
+        assert.equal(record.inep?.key, entry.key)
+        assert.equal(record.inep?.annulled, entry.key === 'X')
+        if (entry.key === 'X') {
+          assert.equal(record.correctAlternative, file.correctAlternative)
+          annulled++
+        } else {
+          assert.equal(record.correctAlternative, entry.key)
+          assert.deepEqual(record.alternatives.filter((alternative) => alternative.isCorrect).map((alternative) => alternative.letter), [entry.key])
+          letters++
+        }
+      }
+    }
+    assert.ok(letters > 1000, `${letters} keys checked`)
+    assert.ok(annulled > 0)
+  })
+
+  test('every record, exam detail entry and discipline view carries the official area of the position', async () => {
+    const served = await servedRecords()
+    for (const [year, files] of source.filesByYear) {
+      const exam = source.exams.find((candidate) => candidate.year === year)!
+      const detail = (await app.inject(`/v1/exams/${year}`)).json<{ questions: Array<{ index: number, language: string | null, discipline: string | null }> }>()
+      for (const file of files) {
+        const { area } = officialOf(source.official, year, file.index, file.language)
+        assert.ok(area !== undefined || file.index > 180, `${year} ${file.index}: no official area`)
+        const discipline = area === undefined ? file.discipline : SLUG_OF_AREA[area]
+        assert.equal(served.get(`${year}|${file.index}|${file.language}`)!.discipline, discipline, `${year} ${file.index} ${file.language}`)
+        assert.equal(detail.questions.find((entry) => entry.index === file.index && entry.language === file.language)?.discipline, discipline)
+      }
+      for (const language of languagesOf(exam)) {
+        for (const { value: discipline } of exam.disciplines) {
+          const view = expectedView(exam, source.recordsByYear.get(year)!, language).filter((record) => record.discipline === discipline)
+          const listed: Array<[number, string | null]> = []
+          for (let offset = 0; ; offset += 50) {
+            const page = (await app.inject(`/v1/exams/${year}/questions?limit=50&offset=${offset}&discipline=${discipline}&${languageQuery(language)}`))
+              .json<{ metadata: { total: number, hasMore: boolean }, questions: SourceRecord[] }>()
+            assert.equal(page.metadata.total, view.length, `${year} ${language} ${discipline}`)
+            listed.push(...page.questions.map((question): [number, string | null] => [question.index, question.language]))
+            if (!page.metadata.hasMore) break
+          }
+          assert.deepEqual(listed, view.map((record): [number, string | null] => [record.index, record.language]))
+        }
+      }
     }
   })
 

@@ -10,6 +10,7 @@
  *
  * Layout:
  *   exams.json                                       exam summaries, newest year first
+ *   official/<year>.json, official/corrections.json  the sample's own official data (below)
  *   <year>/details.json                              summary + questions[] ({title, index, discipline, language})
  *   <year>/questions/<index>[-<language>]/details.json
  *   <year>/questions/<dir>/<uuid>.<ext>              files of that question
@@ -38,15 +39,33 @@
  *   - 16: BMP in context and files (0a1b2c3d-0000-4000-8000-000000000010.bmp).
  *   details.json order: by index, espanhol then ingles, the null index-5 record after 5-ingles.
  *
- * ENEM 2023 — languages [ingles, espanhol] (ingles is the default view) ; 20 records.
- *   1–5 in both languages (linguagens), null-language 6..15: 6–8 linguagens,
- *   9–11 ciencias-humanas, 12–13 ciencias-natureza, 14–15 matematica.
+ * ENEM 2023 — languages [ingles, espanhol] (ingles is the default view) ; 21 records.
+ *   1–5 in both languages (linguagens), null-language 6..16: 6–8 linguagens,
+ *   9–11 ciencias-humanas, 12–13 ciencias-natureza, 14–15 matematica, 16 linguagens.
  *   - 14: JPEG in context and files (0a1b2c3d-0000-4000-8000-000000000011.jpg).
+ *   - 16: linguagens; its context, alternativesIntroduction and alternatives hold raw HTML and
+ *         script (<script>alert(1)</script>, <img src=x onerror=alert(1)>) and a Markdown link
+ *         to javascript: (HOSTILE_TOPIC), so a page can prove none of it becomes live.
  *   details.json lists each variant pair espanhol then ingles (unlike the languages array).
+ *
+ * Official data of the sample, in official/ (the format of src/data/official-table.ts; the
+ * loader applies a dataset's own official/ folder instead of the real exams' data/official):
+ *   2011 #6: official area CN; corrections.json turns its discipline ciencias-humanas into
+ *            ciencias-natureza (a corrected discipline).
+ *   2020 #1 espanhol: key C, as the record (inep only); #1 ingles: key B, the record says A,
+ *            corrected (a variant with its own key).
+ *   2020 #8: key D, the record says C, corrected (a corrected key).
+ *   2020 #9: key X (annulled): the record keeps D, inep.annulled is true.
+ *   2020 #10: key E; corrections.json has a row written against "A", but the record already
+ *            holds E, so the row is skipped and reported.
+ *   2020 #19: key D, as the record; excludedFromScoring true.
+ *   Every other record has inep null.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, parse, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import type { CorrectionsFile, OfficialPosition, OfficialYear } from '../data/official-table.ts'
+import { formatTable } from '../data/official-sources.ts'
 
 // ---------------------------------------------------------------------------
 // Types
@@ -399,6 +418,14 @@ const GRAPH_TOPIC: Topic = {
   wrong: ['', '', '', ''],
 }
 
+/** 2023/16: markup and script that must stay inert text wherever the record is shown. */
+const HOSTILE_TOPIC: Topic = {
+  context: 'Leia o comentário deixado num fórum: <script>alert(1)</script> "Adorei o texto!" <img src=x onerror=alert(1)> Mais detalhes: [clique](javascript:alert(1)).',
+  introduction: 'O trecho <b onmouseover=alert(1)>em destaque</b> mostra que o comentário',
+  right: 'mistura texto comum com código que não deve ser executado.',
+  wrong: ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '[clique](javascript:alert(1))', '<a href="javascript:alert(1)">link</a>'],
+}
+
 // ---------------------------------------------------------------------------
 // Exam specs
 // ---------------------------------------------------------------------------
@@ -479,13 +506,14 @@ function exam2020 (): ExamSpec {
 }
 
 function exam2023 (): ExamSpec {
-  const ranges: DisciplineRanges = [[6, 8, 'linguagens'], [9, 11, 'ciencias-humanas'], [12, 13, 'ciencias-natureza'], [14, 15, 'matematica']]
+  const ranges: DisciplineRanges = [[6, 8, 'linguagens'], [9, 11, 'ciencias-humanas'], [12, 13, 'ciencias-natureza'], [14, 15, 'matematica'], [16, 16, 'linguagens']]
   return {
     year: 2023,
     languages: ['ingles', 'espanhol'],
     // details.json deliberately lists espanhol first, unlike the languages array.
-    questions: withFeatures([...languageVariants(5, ['espanhol', 'ingles']), ...plainQuestions(6, 15, ranges)], {
+    questions: withFeatures([...languageVariants(5, ['espanhol', 'ingles']), ...plainQuestions(6, 16, ranges)], {
       14: { contextImages: [image(sampleUuid('11'), 'jpg', solidJpeg(176))] },
+      16: { topic: HOSTILE_TOPIC },
     }),
   }
 }
@@ -589,6 +617,61 @@ function datasetFiles (exams: ExamSpec[]): OutputFile[] {
   ]
 }
 
+// ---------------------------------------------------------------------------
+// Official data of the sample (invented, like every record)
+// ---------------------------------------------------------------------------
+
+const SAMPLE_SOURCE = 'invented for the sample (src/cli/write-sample-dataset.ts)'
+
+function officialPosition (index: number, language: Language | null, area: OfficialPosition['area'], key: OfficialPosition['key'], excludedFromScoring = false): OfficialPosition {
+  return {
+    index,
+    language,
+    area,
+    key,
+    item: 900000 + index * 10 + (language === 'ingles' ? 1 : 0),
+    skill: (index % 30) + 1,
+    excludedFromScoring,
+    irt: key === 'X' || excludedFromScoring ? null : { a: 1.5, b: index / 10, c: 0.2 },
+    sources: { key: [SAMPLE_SOURCE], area: [SAMPLE_SOURCE], item: SAMPLE_SOURCE },
+  }
+}
+
+function officialFiles (): OutputFile[] {
+  const years: OfficialYear[] = [
+    { year: 2011, areaOrder: null, positions: [officialPosition(6, null, 'CN', 'A')], disagreements: [], notes: [] },
+    {
+      year: 2020,
+      areaOrder: null,
+      positions: [
+        officialPosition(1, 'espanhol', 'LC', 'C'),
+        officialPosition(1, 'ingles', 'LC', 'B'),
+        officialPosition(8, null, 'LC', 'D'),
+        officialPosition(9, null, 'LC', 'X'),
+        officialPosition(10, null, 'LC', 'E'),
+        officialPosition(19, null, 'MT', 'D', true),
+      ],
+      disagreements: [],
+      notes: [],
+    },
+  ]
+  const row = (year: number, index: number, language: Language | null, field: 'correctAlternative' | 'discipline', inDataset: string, served: string) =>
+    ({ year, index, language, field, inDataset, served, source: SAMPLE_SOURCE })
+  const corrections: CorrectionsFile = {
+    dataset: 'sample',
+    rows: [
+      row(2011, 6, null, 'discipline', 'ciencias-humanas', 'ciencias-natureza'),
+      row(2020, 1, 'ingles', 'correctAlternative', 'A', 'B'),
+      row(2020, 8, null, 'correctAlternative', 'C', 'D'),
+      row(2020, 10, null, 'correctAlternative', 'A', 'E'),
+    ],
+  }
+  return [
+    ...years.map((year) => ({ path: `official/${year.year}.json`, data: formatTable(year) })),
+    { path: 'official/corrections.json', data: formatTable(corrections) },
+  ]
+}
+
 function toJson (value: unknown): string {
   return JSON.stringify(value, null, 4)
 }
@@ -617,7 +700,7 @@ function writeDataset (outDir: string, files: OutputFile[]): void {
 
 function main (): void {
   const outDir = resolve(process.argv[2] ?? 'data/sample')
-  const files = datasetFiles([exam2011(), exam2020(), exam2023()])
+  const files = [...datasetFiles([exam2011(), exam2020(), exam2023()]), ...officialFiles()]
   writeDataset(outDir, files)
   console.log(`Wrote ${files.length} files to ${outDir}`)
 }

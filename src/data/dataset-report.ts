@@ -28,7 +28,8 @@ export const ISSUE_KINDS = {
   answer_key_mismatch: { severity: 'warning', about: 'correctAlternative disagrees with the isCorrect flags' },
   alternative_count: { severity: 'warning', about: 'a question does not have exactly five alternatives A–E in order' },
   empty_alternative: { severity: 'warning', about: 'an alternative has neither text nor file' },
-  empty_question: { severity: 'warning', about: 'a question has neither context nor files' },
+  empty_question: { severity: 'warning', about: 'a question has nothing to read: no context, files or alternativesIntroduction' },
+  invalid_official_data: { severity: 'error', about: 'the official data table cannot be read or breaks its format' },
   missing_file: { severity: 'warning', about: 'a file address points at a file the dataset does not have' },
   foreign_file_address: { severity: 'warning', about: 'a file address that does not start with https://enem.dev/' },
   unknown_field: { severity: 'warning', about: 'a record carries a field the contract does not define (not served)' }

@@ -44,7 +44,8 @@ export const AlternativeSchema = Type.Object({
   isCorrect: Type.Boolean({ description: 'True when this alternative is the correct one' })
 }, { title: 'Alternative', description: 'One alternative of a question' })
 
-export const QuestionSchema = Type.Object({
+/** The question record as a dataset file holds it: what the loader validates, before corrections. */
+export const SourceQuestionSchema = Type.Object({
   title: Type.String({ description: 'Title of the question', examples: ['Questão 1 - ENEM 2020'] }),
   index: Type.Integer({ minimum: 1, description: 'Number of the question in the exam', examples: [1] }),
   discipline: NullableString('Discipline slug'),
@@ -55,6 +56,42 @@ export const QuestionSchema = Type.Object({
   correctAlternative: LetterSchema,
   alternativesIntroduction: NullableString('Text shown before the alternatives'),
   alternatives: Type.Array(AlternativeSchema, { description: 'The alternatives of the question' })
+}, { title: 'SourceQuestion', description: 'A question record as the dataset files hold it' })
+
+export const AREAS = ['LC', 'CH', 'CN', 'MT'] as const
+export const AreaSchema = Type.Enum(AREAS, {
+  description: 'INEP area: LC linguagens, CH ciencias-humanas, CN ciencias-natureza, MT matematica'
+})
+/** The discipline slug the service serves for each INEP area. */
+export const DISCIPLINE_OF_AREA = {
+  LC: 'linguagens', CH: 'ciencias-humanas', CN: 'ciencias-natureza', MT: 'matematica'
+} as const satisfies Record<typeof AREAS[number], string>
+
+export const OfficialKeySchema = Type.Enum([...LETTERS, 'X'], {
+  description: 'The official key: A–E, or X when INEP annulled the question'
+})
+
+export const IrtSchema = Type.Object({
+  a: Type.Number({ description: 'Discrimination' }),
+  b: Type.Number({ description: 'Difficulty' }),
+  c: Type.Number({ description: 'Guessing' })
+}, { title: 'Irt', description: "INEP's item response theory parameters of the item" })
+
+export const InepSchema = Type.Object({
+  item: Type.Union([Type.Integer(), Type.Null()], { description: 'INEP item code (CO_ITEM); null when no source gives it' }),
+  area: AreaSchema,
+  skill: Type.Union([Type.Integer({ minimum: 1, maximum: 30 }), Type.Null()], { description: "The skill (habilidade) number in the area's matrix; null when no source gives it" }),
+  key: OfficialKeySchema,
+  annulled: Type.Boolean({ description: 'True when INEP annulled the question (key X); the record keeps its letter' }),
+  excludedFromScoring: Type.Union([Type.Boolean(), Type.Null()], { description: "True when INEP left the item out of the score; null when no source states it (years without INEP's item data)" }),
+  irt: Type.Union([IrtSchema, Type.Null()], { description: 'IRT parameters; null when INEP dropped the item or no source gives them' }),
+  sources: Type.Array(Type.String(), { description: 'The official files these facts come from (INEP answer-key PDFs, INEP item data)' })
+}, { title: 'Inep', description: "INEP's official facts about the question; the service's answer key and discipline follow them" })
+
+/** A question record as the service serves it: the source record with corrections applied, plus `inep`. */
+export const QuestionSchema = Type.Object({
+  ...SourceQuestionSchema.properties,
+  inep: Type.Union([InepSchema, Type.Null()], { description: "INEP's official facts about the question; null where none is known" })
 }, { title: 'Question', description: 'A full question record' })
 
 export type Option = Type.Static<typeof OptionSchema>
@@ -62,5 +99,9 @@ export type ExamSummary = Type.Static<typeof ExamSummarySchema>
 export type QuestionSummary = Type.Static<typeof QuestionSummarySchema>
 export type ExamDetailsFile = Type.Static<typeof ExamDetailsFileSchema>
 export type Alternative = Type.Static<typeof AlternativeSchema>
+export type SourceQuestion = Type.Static<typeof SourceQuestionSchema>
 export type Question = Type.Static<typeof QuestionSchema>
+export type Inep = Type.Static<typeof InepSchema>
+export type Area = typeof AREAS[number]
+export type OfficialKey = Type.Static<typeof OfficialKeySchema>
 export type Letter = typeof LETTERS[number]

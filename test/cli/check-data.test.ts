@@ -10,23 +10,66 @@ import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/check-data.ts']
 
-async function checkData (dir: string): Promise<{ code: number, stdout: string }> {
+async function checkData (...args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
   try {
-    const { stdout } = await run(process.execPath, [...CLI, dir])
-    return { code: 0, stdout }
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args])
+    return { code: 0, stdout, stderr }
   } catch (error) {
-    const failed = error as { code: number, stdout: string }
-    return { code: failed.code, stdout: failed.stdout }
+    const failed = error as { code: number, stdout: string, stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
   }
 }
 
 test('check-data reports the warnings of a clean dataset grouped by kind with counts, and exits 0', async () => {
   const { code, stdout } = await checkData(SAMPLE_DATA_DIR)
   assert.equal(code, 0)
-  assert.match(stdout, /Exams: 3, question records: 57/)
+  assert.match(stdout, /Exams: 3, question records: 58/)
   assert.match(stdout, /^WARNING mixed_language_index \(1\): /m)
   assert.match(stdout, /^ {2}2020\/questions\/5\/details\.json \/language: index 5 has a null-language record/m)
-  assert.match(stdout, /^Summary: 0 errors, 3 warnings/m)
+  assert.match(stdout, /^Summary: 0 errors, 2 warnings/m)
+})
+
+test('check-data lists every correction applied and skipped, every annulled and unscored item and the missing positions, with their files', async () => {
+  const { code, stdout } = await checkData(SAMPLE_DATA_DIR)
+  assert.equal(code, 0)
+  const table = JSON.parse(await readFile(path.join(SAMPLE_DATA_DIR, 'official/corrections.json'), 'utf8')) as { rows: Array<{ year: number, index: number, language: string | null, field: string, inDataset: string, served: string }> }
+  const folder = (row: { index: number, language: string | null }) => (row.language === null ? String(row.index) : `${row.index}-${row.language}`)
+  const section = (title: string) => stdout.slice(stdout.indexOf(title)).split('\n').slice(1).filter((line, i, lines) => lines.slice(0, i + 1).every((l) => l.startsWith('  ')))
+  const corrected = section('CORRECTED')
+  const skipped = section('SKIPPED')
+  for (const row of table.rows) {
+    const file = `${row.year}/questions/${folder(row)}/details.json /${row.field}`
+    const inCorrected = corrected.some((line) => line.includes(file) && line.includes(`${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)}`))
+    const inSkipped = skipped.some((line) => line.includes(file))
+    assert.ok(inCorrected !== inSkipped, `${file} is listed once, as corrected or skipped`)
+  }
+  assert.equal(corrected.length + skipped.length, table.rows.length)
+  assert.match(stdout, /^ANNULLED by INEP .*\(1\)\n {2}2020 #9$/m)
+  assert.match(stdout, /^UNSCORED: .*\(1\)\n {2}2020 #19$/m)
+  assert.match(stdout, /^ {2}2011 positions 7, 13–180$/m)
+})
+
+test('check-data --summary prints counts only, per kind and per exam year', async () => {
+  const { code, stdout } = await checkData('--summary', SAMPLE_DATA_DIR)
+  assert.equal(code, 0)
+  assert.match(stdout, /^WARNING mixed_language_index 1$/m)
+  assert.doesNotMatch(stdout, /details\.json/)
+  assert.match(stdout, /^year +keys corrected +annulled/m)
+  assert.match(stdout, /^2020 +2 +1 +1 +0 +1 /m)
+})
+
+test('check-data --help prints the usage and exits 0 without reading a folder named --help', async () => {
+  const { code, stdout } = await checkData('--help')
+  assert.equal(code, 0)
+  assert.match(stdout, /^Usage: npm run check-data -- \[--summary\] \[folder\]/)
+  assert.doesNotMatch(stdout, /Dataset:/)
+})
+
+test('check-data with an unknown flag says so in one line and exits 2', async () => {
+  const { code, stdout, stderr } = await checkData('--sumary', SAMPLE_DATA_DIR)
+  assert.equal(code, 2)
+  assert.equal(stdout, '')
+  assert.equal(stderr, 'check-data: unknown option --sumary (see --help)\n')
 })
 
 test('check-data prints every error with its file and field, and exits 1', async () => {

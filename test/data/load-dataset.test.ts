@@ -32,11 +32,10 @@ test('the sample dataset loads with no errors and exactly its known warnings', a
   assert.equal(report.errors.length, 0)
   assert.deepEqual(report.warnings.map((issue) => `${issue.kind} ${issue.file}`).sort(), [
     'alternative_count 2011/questions/3/details.json',
-    'empty_question 2011/questions/2/details.json',
     'mixed_language_index 2020/questions/5/details.json'
   ])
-  assert.deepEqual(catalog.listExams().map((exam) => [exam.summary.year, exam.questions.length]), [[2023, 20], [2020, 26], [2011, 11]])
-  assert.equal(catalog.questionCount, 57)
+  assert.deepEqual(catalog.listExams().map((exam) => [exam.summary.year, exam.questions.length]), [[2023, 21], [2020, 26], [2011, 11]])
+  assert.equal(catalog.questionCount, 58)
   assert.ok(servableFiles.has('2020/questions/12/0a1b2c3d-0000-4000-8000-000000000009.svg'))
   assert.ok(![...servableFiles].some((file) => file.endsWith('.json')))
 })
@@ -123,4 +122,21 @@ test('two folders with the same index and language are an error', async () => {
   assert.equal(catalog, null)
   assert.ok(report.errors.some((issue) => issue.kind === 'duplicate_record'))
   assert.ok(report.warnings.some((issue) => issue.kind === 'folder_mismatch' && issue.file === '2020/questions/21/details.json'))
+})
+
+test('a question whose statement is only in alternativesIntroduction is not empty; one with nothing to read is', async () => {
+  const { report } = await loadChangedSample(async (dir) => {
+    await editJson(path.join(dir, '2011/questions/4/details.json'), (record) => { record.context = null; record.files = [] })
+  })
+  const empty = report.warnings.filter((issue) => issue.kind === 'empty_question').map((issue) => issue.file)
+  assert.deepEqual(empty, ['2011/questions/4/details.json']) // 4 has no alternativesIntroduction; 2 has one
+})
+
+test('an official table that breaks its format is an error naming the file, and nothing is served', async () => {
+  const { catalog, report } = await loadChangedSample(async (dir) => {
+    await editJson(path.join(dir, 'official/2020.json'), (table) => { (table.positions as Array<Record<string, unknown>>)[0]!.key = 'F' })
+  })
+  assert.equal(catalog, null)
+  assert.equal(report.errors[0]?.kind, 'invalid_official_data')
+  assert.match(report.errors[0]!.message, /2020\.json: \/positions\/0\/key/)
 })

@@ -200,7 +200,7 @@ describe('GET /v1/exams/{year}/questions/{index}', () => {
     assert.equal(response.statusCode, 200)
     const question = response.json<QuestionBody>()
     assert.deepEqual(Object.keys(question), ['title', 'index', 'discipline', 'language', 'year', 'context', 'files',
-      'correctAlternative', 'alternativesIntroduction', 'alternatives'])
+      'correctAlternative', 'alternativesIntroduction', 'alternatives', 'inep'])
     assert.equal(question.language, 'espanhol')
     assert.equal(question.title, 'Questão 1 - ENEM 2020')
   })

@@ -45,8 +45,8 @@ export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: QuestionSummary[] }
 }
 
 /**
- * 2020/questions/94/details.json as the dataset holds it: a short question with one image
- * (the \u00a0 are the record's own no-break spaces).
+ * 2020/questions/94/details.json as the dataset holds it, with INEP's official data the service
+ * adds: a short question with one image (the \u00a0 are the record's own no-break spaces).
  */
 export const QUESTION_RECORD_EXAMPLE: Question = {
   title: 'Questão 94 - ENEM 2020',
@@ -64,7 +64,18 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
     { letter: 'C', text: '3', file: null, isCorrect: false },
     { letter: 'D', text: '4', file: null, isCorrect: false },
     { letter: 'E', text: '5', file: null, isCorrect: false }
-  ]
+  ],
+  // The record's entry in data/official/2020.json.
+  inep: {
+    item: 60072,
+    area: 'CN',
+    skill: 24,
+    key: 'A',
+    annulled: false,
+    excludedFromScoring: false,
+    irt: { a: 4.35472, b: 1.09202, c: 0.14701 },
+    sources: ['items/enem-2020.json']
+  }
 }
 
 /** The request each success example answers, so a test can replay it on the full dataset. */

@@ -1,0 +1,163 @@
+import type { Exam } from './catalog.ts'
+import type { CorrectionLedger } from './corrections.ts'
+import type { OfficialTable } from './official-table.ts'
+
+/** Per exam year, the figures the data check prints with `--summary`. */
+export interface OfficialCounts {
+  year: number
+  keysCorrected: number
+  annulled: number
+  excludedFromScoring: number
+  disciplinesCorrected: number
+  skipped: number
+  uncorrected: number
+  disputed: number
+  missingPositions: number
+  missingVariants: number
+}
+
+interface RecordRef { year: number, index: number, language: string | null }
+
+const label = ({ year, index, language }: RecordRef) => `${year} #${index}${language === null ? '' : ` ${language}`}`
+
+/**
+ * What applying an official table to a dataset did and found, for the data check
+ * (src/cli/check-data.ts): every correction applied or skipped, every value the table
+ * contradicts without a correction row, every disagreement between sources, every annulled or
+ * unscored item, and the positions each exam lacks.
+ */
+export class OfficialReport {
+  readonly #table: OfficialTable
+  readonly #ledger: CorrectionLedger
+  readonly #exams: readonly Exam[]
+
+  constructor (table: OfficialTable, ledger: CorrectionLedger, exams: readonly Exam[]) {
+    this.#table = table
+    this.#ledger = ledger
+    this.#exams = exams
+  }
+
+  get tableDir (): string { return this.#table.dir }
+  get applied () { return this.#ledger.applied }
+  get skipped () { return this.#ledger.skipped }
+  get uncorrected () { return this.#ledger.uncorrected }
+
+  /** Records served with `inep.annulled` (or `excludedFromScoring`) true. */
+  flagged (flag: 'annulled' | 'excludedFromScoring'): RecordRef[] {
+    return this.#exams.flatMap((exam) => exam.questions.filter((question) => question.inep?.[flag] === true))
+      .map(({ year, index, language }) => ({ year, index, language }))
+  }
+
+  /**
+   * Positions 1–180 with no record at all, and the language variants missing: where the
+   * table keys a position per language, each of the exam's languages should have a record there.
+   */
+  missing (exam: Exam): { positions: number[], variants: RecordRef[] } {
+    const year = exam.summary.year
+    const present = new Set(exam.questions.map((question) => `${question.index}|${question.language ?? ''}`))
+    const indexes = new Set(exam.questions.map((question) => question.index))
+    const positions = Array.from({ length: 180 }, (_, i) => i + 1).filter((index) => !indexes.has(index))
+    const perLanguage = new Set((this.#table.years.get(year)?.positions ?? []).filter((entry) => entry.language !== null).map((entry) => entry.index))
+    if (perLanguage.size === 0 && exam.languageSlugs.length > 0) {
+      // Without per-language entries, the foreign-language questions are the first five of the LC block.
+      const block = this.#table.years.get(year)?.areaOrder?.areas.indexOf('LC') ?? -1
+      if (block !== -1) for (let index = block * 45 + 1; index <= block * 45 + 5; index++) perLanguage.add(index)
+    }
+    const variants: RecordRef[] = []
+    for (const index of [...perLanguage].sort((a, b) => a - b)) {
+      for (const language of exam.languageSlugs) {
+        if (!present.has(`${index}|${language}`)) variants.push({ year, index, language })
+      }
+    }
+    return { positions, variants }
+  }
+
+  counts (): OfficialCounts[] {
+    const years = [...new Set([...this.#exams.map((exam) => exam.summary.year)])].sort((a, b) => a - b)
+    return years.map((year) => {
+      const exam = this.#exams.find((candidate) => candidate.summary.year === year)!
+      const applied = this.applied.filter(({ row }) => row.year === year)
+      const missing = this.missing(exam)
+      return {
+        year,
+        keysCorrected: applied.filter(({ row }) => row.field === 'correctAlternative').length,
+        annulled: this.flagged('annulled').filter((ref) => ref.year === year).length,
+        excludedFromScoring: this.flagged('excludedFromScoring').filter((ref) => ref.year === year).length,
+        disciplinesCorrected: applied.filter(({ row }) => row.field === 'discipline').length,
+        skipped: this.skipped.filter(({ row }) => row.year === year).length,
+        uncorrected: this.uncorrected.filter((value) => value.year === year).length,
+        disputed: this.#table.years.get(year)?.disagreements.length ?? 0,
+        missingPositions: missing.positions.length,
+        missingVariants: missing.variants.length
+      }
+    })
+  }
+
+  /** One line, for the start-up log. */
+  summaryLine (): string {
+    const total = (field: keyof OfficialCounts) => this.counts().reduce((sum, counts) => sum + counts[field], 0)
+    return `${total('keysCorrected')} keys and ${total('disciplinesCorrected')} disciplines corrected, ${total('skipped')} corrections skipped, ` +
+      `${total('uncorrected')} official values without a correction, ${total('annulled')} annulled`
+  }
+
+  /** The counts per exam year as an aligned table. */
+  formatCounts (): string {
+    const columns: Array<[keyof OfficialCounts, string]> = [
+      ['year', 'year'], ['keysCorrected', 'keys corrected'], ['annulled', 'annulled'], ['excludedFromScoring', 'unscored'],
+      ['disciplinesCorrected', 'disciplines corrected'], ['skipped', 'skipped'], ['uncorrected', 'uncorrected'],
+      ['disputed', 'disputed'], ['missingPositions', 'missing positions'], ['missingVariants', 'missing variants']
+    ]
+    const rows = [columns.map(([, title]) => title), ...this.counts().map((counts) => columns.map(([field]) => String(counts[field])))]
+    const widths = columns.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+    return rows.map((row) => row.map((cell, column) => cell.padStart(widths[column]!)).join('  ')).join('\n')
+  }
+
+  /** The full account, section by section, every entry with its file or source. */
+  format (): string {
+    const lines: string[] = [`Official data: ${this.#table.dir}`]
+    const section = (title: string, entries: string[]) => {
+      lines.push(`${title} (${entries.length})`)
+      for (const entry of entries) lines.push(`  ${entry}`)
+    }
+    section('CORRECTED: official value served instead of the dataset\'s', this.applied.map(({ row, file }) =>
+      `${file} /${row.field}: ${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)} (${row.source})`))
+    section('SKIPPED: the dataset no longer holds the value a correction was written against', this.skipped.map(({ row, file, datasetHolds }) =>
+      file === null
+        ? `${label(row)} /${row.field}: no such record in the dataset (row ${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)})`
+        : `${file} /${row.field}: row expects ${JSON.stringify(row.inDataset)}, dataset holds ${JSON.stringify(datasetHolds)}; serving the dataset's value (official ${JSON.stringify(row.served)})`))
+    section('UNCORRECTED: the official value differs and no correction row covers it (re-run npm run import-official)', this.uncorrected.map((value) =>
+      `${value.file} /${value.field}: dataset ${JSON.stringify(value.inDataset)}, official ${JSON.stringify(value.official)} (${value.source})`))
+    section('DISPUTED: the official sources disagree; nothing is corrected from them', [...this.#table.years.values()].flatMap((year) =>
+      year.disagreements.map((disagreement) => `${label({ year: year.year, index: disagreement.index, language: disagreement.language })} ${disagreement.field}: ` +
+        disagreement.values.map(({ source, value }) => `${source} says ${JSON.stringify(value)}`).join(', '))))
+    section('NO LANGUAGE: a record without a language where INEP keys the position per language (no official entry applies)',
+      this.#ledger.ambiguous.map(({ file }) => file))
+    section('ANNULLED by INEP (the record keeps its letter; inep.annulled is true)', this.flagged('annulled').map(label))
+    section('UNSCORED: INEP left the item out of the score (inep.excludedFromScoring)', this.flagged('excludedFromScoring').map(label))
+    section('MISSING: positions 1–180 and language variants an exam does not have', this.#exams.flatMap((exam) => {
+      const { positions, variants } = this.missing(exam)
+      const entries: string[] = []
+      if (positions.length > 0) entries.push(`${exam.summary.year} positions ${compactRanges(positions)}`)
+      if (variants.length > 0) entries.push(`${exam.summary.year} variants ${variants.map(({ index, language }) => `${index} ${language}`).join(', ')}`)
+      return entries
+    }))
+    section('NOTES of the official sources', [...this.#table.years.values()].flatMap((year) =>
+      year.notes.map((note) => `${year.year}: ${note.note} (${note.sources.join(', ')})`)))
+    section('AREA of positions: order of the blocks of 45 positions, by year', [...this.#table.years.values()].filter((year) => year.areaOrder !== null)
+      .map((year) => `${year.year}: ${year.areaOrder!.areas.join(', ')} (${year.areaOrder!.sources.join(', ')})`))
+    lines.push('Per exam year:', this.formatCounts())
+    return lines.join('\n')
+  }
+}
+
+/** `[1, 2, 3, 7]` → `1–3, 7`. */
+function compactRanges (numbers: readonly number[]): string {
+  const parts: string[] = []
+  for (let i = 0; i < numbers.length; i++) {
+    let end = i
+    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++
+    parts.push(end === i ? String(numbers[i]) : `${numbers[i]}–${numbers[end]}`)
+    i = end
+  }
+  return parts.join(', ')
+}

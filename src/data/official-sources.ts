@@ -1,0 +1,309 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import { compareRows, proposeCorrections } from './corrections.ts'
+import { DatasetReport } from './dataset-report.ts'
+import type { CorrectionsFile, OfficialDisagreement, OfficialNote, OfficialPosition, OfficialTable, OfficialYear } from './official-table.ts'
+import { readDataset } from './read-dataset.ts'
+import { AREAS, type Area, type OfficialKey } from './record-schemas.ts'
+
+/*
+ * Builds the official table (src/data/official-table.ts) from INEP's files: the answer-key PDFs
+ * `gabaritos/<year>_dia<1|2>.pdf`, read as text by poppler's `pdftotext -layout`, and the item
+ * data `items/enem-<year>.json`. Day 1 PDFs are the blue booklet (Caderno 1 Azul), the
+ * dataset's numbering; day 2 PDFs are the yellow booklet (Caderno 5 Amarelo), another order of
+ * the same questions, so they give only what does not depend on the order: which area each block
+ * of 45 positions holds, and per area how many keys of each letter and how many annulled.
+ */
+
+const ItemsFileSchema = Type.Object({
+  year: Type.Integer(),
+  items: Type.Array(Type.Object({
+    number: Type.Integer({ minimum: 1, maximum: 180 }),
+    area: Type.Enum(AREAS),
+    skill: Type.Union([Type.Integer({ minimum: 1, maximum: 30 }), Type.Null()]),
+    item: Type.Union([Type.Integer(), Type.Null()]),
+    gabarito: Type.Enum(['A', 'B', 'C', 'D', 'E', 'X']),
+    irt: Type.Union([Type.Object({ a: Type.Number(), b: Type.Number(), c: Type.Number() }), Type.Null()]),
+    abandoned: Type.Boolean(),
+    language: Type.Optional(Type.String())
+  }))
+})
+const ITEMS_FILE = Compile(ItemsFileSchema)
+type ItemsFile = Type.Static<typeof ItemsFileSchema>
+type ItemEntry = ItemsFile['items'][number]
+
+/**
+ * The order of the four areas in the exams the sources hold no answer key for; the PDFs of
+ * later years show it, and the import checks that they agree with it.
+ */
+export function areaOrderRule (year: number): Area[] {
+  if (year <= 2009) return ['CN', 'CH', 'LC', 'MT']
+  if (year <= 2016) return ['CH', 'CN', 'LC', 'MT']
+  return ['LC', 'CH', 'CN', 'MT']
+}
+/** First exam year the rule covers; earlier years get no table. */
+const FIRST_YEAR = 2009
+
+const AREA_HEADINGS: Array<[Area, RegExp]> = [
+  ['LC', /LINGUAGENS/g], ['CH', /CIÊNCIAS HUMANAS/g], ['CN', /CIÊNCIAS DA NATUREZA/g], ['MT', /MATEMÁTICA/g]
+]
+
+/** One answer-key PDF, as read. */
+export interface Gabarito {
+  /** Relative name, e.g. `gabaritos/2021_dia1.pdf`. */
+  source: string
+  /** The areas of its two columns, left to right (the first and second block of 45 of that day). */
+  areas: [Area, Area]
+  /** Per question number: the keys of the row, one per language column or one common to all. */
+  keys: Map<number, OfficialKey[]>
+  /** The language of each key of a two-key row, in column order. */
+  languages: string[]
+  /** True when the PDF says it is the key of a second application of the exam. */
+  secondApplication: boolean
+}
+
+/** Reads a gabarito PDF through `pdftotext -layout`. */
+export function readGabarito (sourcesDir: string, name: string): Gabarito {
+  const text = execFileSync('pdftotext', ['-layout', path.join(sourcesDir, name), '-'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
+  return parseGabarito(text, name)
+}
+
+/** Parses the text `pdftotext -layout` gives of a gabarito PDF. Throws when its layout is not understood. */
+export function parseGabarito (text: string, source: string): Gabarito {
+  const lines = text.split('\n')
+  const headingLine = lines.find((line) => AREA_HEADINGS.filter(([, pattern]) => line.toUpperCase().match(pattern) !== null).length >= 2)
+  if (headingLine === undefined) throw new Error(`${source}: no line names two areas`)
+  const found = AREA_HEADINGS.flatMap(([area, pattern]) => [...headingLine.toUpperCase().matchAll(pattern)].map((match) => ({ area, at: match.index })))
+    .sort((a, b) => a.at - b.at)
+  if (found.length !== 2) throw new Error(`${source}: the heading line names ${found.length} areas`)
+  const languageLine = lines.find((line) => /INGLÊS/i.test(line) && /ESPANHOL/i.test(line))
+  const languages = languageLine === undefined
+    ? []
+    : [{ language: 'ingles', at: languageLine.search(/INGLÊS/i) }, { language: 'espanhol', at: languageLine.search(/ESPANHOL/i) }]
+        .sort((a, b) => a.at - b.at).map(({ language }) => language)
+
+  const keys = new Map<number, OfficialKey[]>()
+  for (const line of lines) {
+    const tokens = line.trim().split(/\s+/)
+    for (let i = 0; i < tokens.length; i++) {
+      if (!/^\d{1,3}$/.test(tokens[i]!)) continue
+      const number = Number(tokens[i])
+      const row: OfficialKey[] = []
+      while (i + 1 < tokens.length && /^([A-E]|anulad[ao])$/i.test(tokens[i + 1]!)) {
+        const token = tokens[++i]!
+        row.push(token.length === 1 ? token as OfficialKey : 'X')
+      }
+      if (row.length === 0 || number < 1 || number > 180) continue
+      if (keys.has(number)) throw new Error(`${source}: question ${number} appears twice`)
+      keys.set(number, row)
+    }
+  }
+  return { source, areas: [found[0]!.area, found[1]!.area], keys, languages, secondApplication: /2ª APLICAÇÃO/i.test(text) }
+}
+
+/** Every table file (name → text) `npm run import-official` writes, built from the sources and a dataset. */
+export function buildOfficialFiles (sourcesDir: string, datasetDir: string | null): Map<string, string> {
+  const years = buildOfficialYears(sourcesDir)
+  const files = new Map<string, string>()
+  for (const year of years) files.set(`${year.year}.json`, formatTable(year))
+  if (datasetDir !== null) {
+    const table: OfficialTable = { dir: '', years: new Map(years.map((year) => [year.year, year])), corrections: [] }
+    const report = new DatasetReport()
+    const dataset = readDataset(datasetDir, report)
+    if (dataset === null || report.errors.length > 0) throw new Error(`${datasetDir}: the dataset has errors; run npm run check-data on it`)
+    const rows = proposeCorrections(table, dataset.exams.flatMap((exam) => exam.records.map((item) => item.record))).sort(compareRows)
+    const corrections: CorrectionsFile = { dataset: path.basename(path.resolve(datasetDir)), rows }
+    files.set('corrections.json', formatTable(corrections))
+  }
+  return files
+}
+
+/** The official facts of every year the sources (or the area-order rule) cover, oldest first. */
+export function buildOfficialYears (sourcesDir: string): OfficialYear[] {
+  const names = new Set([
+    ...readdirSync(path.join(sourcesDir, 'gabaritos')).map((name) => `gabaritos/${name}`),
+    ...readdirSync(path.join(sourcesDir, 'items')).map((name) => `items/${name}`)
+  ])
+  const yearsWithFiles = [...names].map((name) => /(\d{4})/.exec(name)?.[1]).filter((year) => year !== undefined).map(Number)
+  const lastYear = Math.max(...yearsWithFiles)
+  const years: OfficialYear[] = []
+  for (let year = FIRST_YEAR; year <= lastYear; year++) {
+    const has = (name: string) => names.has(name) && existsSync(path.join(sourcesDir, name))
+    const dayOne = has(`gabaritos/${year}_dia1.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia1.pdf`) : null
+    const dayTwo = has(`gabaritos/${year}_dia2.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia2.pdf`) : null
+    const itemsName = `items/enem-${year}.json`
+    const items = has(itemsName) ? readItems(sourcesDir, itemsName, year) : null
+    years.push(buildYear(year, dayOne, dayTwo, items === null ? null : { source: itemsName, entries: items.items }))
+  }
+  return years
+}
+
+function readItems (sourcesDir: string, name: string, year: number): ItemsFile {
+  const value = JSON.parse(readFileSync(path.join(sourcesDir, name), 'utf8')) as unknown
+  if (!ITEMS_FILE.Check(value)) throw new Error(`${name}: not in the expected format`)
+  if (value.year !== year) throw new Error(`${name}: holds year ${value.year}`)
+  return value
+}
+
+function buildYear (
+  year: number,
+  dayOne: Gabarito | null,
+  dayTwo: Gabarito | null,
+  items: { source: string, entries: ItemEntry[] } | null
+): OfficialYear {
+  const disagreements: OfficialDisagreement[] = []
+  const notes: OfficialNote[] = []
+  const positions: OfficialPosition[] = []
+
+  // The area of each block of 45: from the PDFs' column headings where both days have one.
+  let areaOrder: OfficialYear['areaOrder'] = { areas: areaOrderRule(year), sources: [`ENEM area order of ${year <= 2009 ? '2009' : year <= 2016 ? '2010–2016' : '2017 on'} (no INEP answer key for ${year} in the sources)`] }
+  if (dayOne !== null && dayTwo !== null) {
+    const shown = [...dayOne.areas, ...dayTwo.areas]
+    areaOrder = { areas: shown, sources: [dayOne.source, dayTwo.source] }
+    if (shown.join() !== areaOrderRule(year).join()) {
+      notes.push({ sources: [dayOne.source, dayTwo.source], note: `the PDFs show the areas ${shown.join(', ')}, not the order of the years around (${areaOrderRule(year).join(', ')})` })
+    }
+  }
+  if (dayTwo?.secondApplication === true) {
+    notes.push({ sources: [dayTwo.source], note: 'this PDF is the answer key of the second application (2ª APLICAÇÃO); only its area order is used' })
+  }
+
+  const itemsAt = (index: number) => items?.entries.filter((entry) => entry.number === index) ?? []
+  const blockArea = (index: number) => areaOrder!.areas[Math.floor((index - 1) / 45)]!
+
+  // Day 1: the PDF is in the dataset's numbering; the item data must agree with it.
+  let dayOneDisputed = false
+  const dayOneEntries: Array<{ position: OfficialPosition, item: ItemEntry | undefined }> = []
+  if (dayOne !== null) {
+    for (let index = 1; index <= 90; index++) {
+      const row = dayOne.keys.get(index)
+      if (row === undefined) throw new Error(`${dayOne.source}: no key for question ${index}`)
+      if (row.length > 1 && row.length !== dayOne.languages.length) throw new Error(`${dayOne.source}: question ${index} has ${row.length} keys`)
+      const variants = row.length === 1 ? [{ language: null as string | null, key: row[0]! }] : row.map((key, column) => ({ language: dayOne.languages[column]!, key }))
+      for (const { language, key } of variants) {
+        const area = dayOne.areas[index <= 45 ? 0 : 1]
+        const item = itemsAt(index).find((entry) => (entry.language ?? null) === language) ??
+          (language === null ? undefined : itemsAt(index).find((entry) => entry.language === undefined))
+        const position: OfficialPosition = {
+          index,
+          language,
+          area,
+          key,
+          item: null,
+          skill: null,
+          excludedFromScoring: null,
+          irt: null,
+          sources: { key: [dayOne.source], area: [dayOne.source], item: null }
+        }
+        if (items !== null && item === undefined) {
+          notes.push({ sources: [dayOne.source, items.source], note: `question ${index}${language === null ? '' : ` ${language}`} is in the PDF, not in the item data` })
+        }
+        if (items !== null && item !== undefined) {
+          const differing = compareFacts([['key', key, item.gabarito], ['area', area, item.area]])
+          for (const [field, pdfValue, itemValue] of differing) {
+            disagreements.push({ index, language, field, values: [{ source: dayOne.source, value: pdfValue }, { source: items.source, value: itemValue }] })
+          }
+          if (differing.length > 0) {
+            dayOneDisputed = true
+            continue
+          }
+        }
+        dayOneEntries.push({ position, item })
+      }
+    }
+  }
+  if (dayOneDisputed && items !== null) {
+    notes.push({
+      sources: [dayOne!.source, items.source],
+      note: `the item data disagrees with the blue booklet's keys at ${disagreements.filter((d) => d.field === 'key').length} day-1 positions, so its day-1 numbering is not the booklet's: its item codes, skills and IRT are used for no day-1 position, and disputed positions get no entry`
+    })
+  }
+  for (const { position, item } of dayOneEntries) {
+    if (item !== undefined && !dayOneDisputed) withItemData(position, item, items!.source)
+    positions.push(position)
+  }
+
+  // Day 2: the item data is in the dataset's numbering; the yellow booklet's PDF can only confirm counts per area.
+  const usableDayTwoAreas = new Set<Area>(AREAS)
+  if (dayTwo !== null) {
+    for (const [column, area] of dayTwo.areas.entries()) {
+      const first = column === 0 ? 91 : 136
+      const pdfCounts = countKeys([...dayTwo.keys].filter(([number]) => number >= first && number < first + 45).flatMap(([, row]) => row))
+      const annulledNumbers = [...dayTwo.keys].filter(([number, row]) => number >= first && number < first + 45 && row.includes('X')).map(([number]) => number)
+      if (items === null) {
+        if (annulledNumbers.length > 0) {
+          notes.push({ sources: [dayTwo.source], note: `yellow-booklet question${annulledNumbers.length > 1 ? 's' : ''} ${annulledNumbers.join(', ')} (${area}) annulled; position in the dataset's numbering unknown, so no record is marked` })
+        }
+        continue
+      }
+      const itemCounts = countKeys(items.entries.filter((entry) => entry.number >= first && entry.number < first + 45).map((entry) => entry.gabarito))
+      if (pdfCounts !== itemCounts) {
+        usableDayTwoAreas.delete(area)
+        disagreements.push({ index: first, language: null, field: `keyCounts ${area} ${first}–${first + 44}`, values: [{ source: dayTwo.source, value: pdfCounts }, { source: items.source, value: itemCounts }] })
+      } else {
+        notes.push({ sources: [dayTwo.source, items.source], note: `${area} (${first}–${first + 44}): the same number of keys of each letter in both (${pdfCounts})` })
+      }
+    }
+  }
+  if (items !== null) {
+    for (const entry of items.entries) {
+      if (entry.number <= 90 && dayOne !== null) continue
+      const area = entry.area
+      if (entry.area !== blockArea(entry.number)) {
+        disagreements.push({ index: entry.number, language: entry.language ?? null, field: 'area', values: [{ source: areaOrder.sources.join(', '), value: blockArea(entry.number) }, { source: items.source, value: entry.area }] })
+        continue
+      }
+      if (!usableDayTwoAreas.has(area) && entry.number > 90) continue
+      const position: OfficialPosition = {
+        index: entry.number,
+        language: entry.language ?? null,
+        area,
+        key: entry.gabarito,
+        item: null,
+        skill: null,
+        excludedFromScoring: null,
+        irt: null,
+        sources: { key: [items.source], area: [items.source], item: null }
+      }
+      withItemData(position, entry, items.source)
+      positions.push(position)
+    }
+  }
+  positions.sort((a, b) => a.index - b.index || (a.language ?? '').localeCompare(b.language ?? ''))
+  return { year, areaOrder, positions, disagreements, notes }
+}
+
+function withItemData (position: OfficialPosition, item: ItemEntry, source: string): void {
+  position.item = item.item
+  position.skill = item.skill
+  position.excludedFromScoring = item.abandoned
+  position.irt = item.irt
+  position.sources.item = source
+  if (!position.sources.key.includes(source)) position.sources.key.push(source)
+  if (!position.sources.area.includes(source)) position.sources.area.push(source)
+}
+
+function compareFacts (facts: Array<[string, string, string]>): Array<[string, string, string]> {
+  return facts.filter(([, a, b]) => a !== b)
+}
+
+/** `A 9, B 10, C 8, D 9, E 9, X 0`: how many keys of each value. */
+function countKeys (keys: readonly string[]): string {
+  return ['A', 'B', 'C', 'D', 'E', 'X'].map((letter) => `${letter} ${keys.filter((key) => key === letter).length}`).join(', ')
+}
+
+/**
+ * JSON laid out for review: top-level fields on their own lines, and each entry of a top-level
+ * array on one line, so a changed fact is a one-line diff.
+ */
+export function formatTable (value: object): string {
+  const fields = Object.entries(value).map(([name, field]) => {
+    if (!Array.isArray(field)) return `  ${JSON.stringify(name)}: ${JSON.stringify(field)}`
+    if (field.length === 0) return `  ${JSON.stringify(name)}: []`
+    return `  ${JSON.stringify(name)}: [\n${field.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')}\n  ]`
+  })
+  return `{\n${fields.join(',\n')}\n}\n`
+}

@@ -1,0 +1,179 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import { AreaSchema, IrtSchema, OfficialKeySchema, type Area } from './record-schemas.ts'
+
+/*
+ * The project's own table of official facts: one `<year>.json` per exam year plus
+ * `corrections.json`, written by `npm run import-official` (src/cli/import-official.ts) for the
+ * real exams, and by `npm run sample-data` for the invented sample. Every fact names the files it
+ * was read from, relative to the sources folder (`gabaritos/2021_dia1.pdf`, `items/enem-2021.json`).
+ */
+
+/** Official data of the real exams, committed in the repository. */
+export const OFFICIAL_DATA_DIR = fileURLToPath(new URL('../../data/official', import.meta.url))
+
+/** Folder name, inside a dataset folder, of official data that belongs to that dataset alone. */
+export const DATASET_OFFICIAL_FOLDER = 'official'
+
+const Sources = (description: string) => Type.Array(Type.String(), { minItems: 1, description })
+
+export const OfficialPositionSchema = Type.Object({
+  index: Type.Integer({ minimum: 1 }),
+  language: Type.Union([Type.String(), Type.Null()]),
+  area: AreaSchema,
+  key: OfficialKeySchema,
+  item: Type.Union([Type.Integer(), Type.Null()]),
+  skill: Type.Union([Type.Integer({ minimum: 1, maximum: 30 }), Type.Null()]),
+  excludedFromScoring: Type.Union([Type.Boolean(), Type.Null()]),
+  irt: Type.Union([IrtSchema, Type.Null()]),
+  sources: Type.Object({
+    key: Sources('Where the key (and annulment) was read'),
+    area: Sources('Where the area was read'),
+    item: Type.Union([Type.String(), Type.Null()], { description: 'Where item, skill, irt and excludedFromScoring were read' })
+  })
+})
+
+export const OfficialDisagreementSchema = Type.Object({
+  index: Type.Integer({ minimum: 1 }),
+  language: Type.Union([Type.String(), Type.Null()]),
+  field: Type.String(),
+  values: Type.Array(Type.Object({ source: Type.String(), value: Type.String() }), { minItems: 2 })
+})
+
+/** A fact a source states that cannot be placed on a position of the dataset's numbering, or a cross-check. */
+export const OfficialNoteSchema = Type.Object({
+  sources: Sources('The files the note is about'),
+  note: Type.String()
+})
+
+export const OfficialYearSchema = Type.Object({
+  year: Type.Integer({ minimum: 1 }),
+  /** The areas of positions 1–45, 46–90, 91–135 and 136–180. */
+  areaOrder: Type.Union([Type.Object({
+    areas: Type.Array(AreaSchema, { minItems: 4, maxItems: 4 }),
+    sources: Sources('Where the order was read')
+  }), Type.Null()]),
+  positions: Type.Array(OfficialPositionSchema),
+  disagreements: Type.Array(OfficialDisagreementSchema),
+  notes: Type.Array(OfficialNoteSchema)
+})
+
+export const CORRECTED_FIELDS = ['correctAlternative', 'discipline'] as const
+
+export const CorrectionRowSchema = Type.Object({
+  year: Type.Integer({ minimum: 1 }),
+  index: Type.Integer({ minimum: 1 }),
+  language: Type.Union([Type.String(), Type.Null()]),
+  field: Type.Enum(CORRECTED_FIELDS),
+  inDataset: Type.Union([Type.String(), Type.Null()], { description: 'The value the dataset held when the row was written' }),
+  served: Type.String({ description: 'The value served instead' }),
+  source: Type.String({ description: 'The official files the served value comes from' })
+})
+
+export const CorrectionsFileSchema = Type.Object({
+  /** What the rows were computed from (informative). */
+  dataset: Type.String(),
+  rows: Type.Array(CorrectionRowSchema)
+})
+
+export type OfficialPosition = Type.Static<typeof OfficialPositionSchema>
+export type OfficialDisagreement = Type.Static<typeof OfficialDisagreementSchema>
+export type OfficialNote = Type.Static<typeof OfficialNoteSchema>
+export type OfficialYear = Type.Static<typeof OfficialYearSchema>
+export type CorrectionRow = Type.Static<typeof CorrectionRowSchema>
+export type CorrectionsFile = Type.Static<typeof CorrectionsFileSchema>
+
+const checkYear = Compile(OfficialYearSchema)
+const checkCorrections = Compile(CorrectionsFileSchema)
+
+export interface OfficialTable {
+  /** The folder read. */
+  dir: string
+  years: ReadonlyMap<number, OfficialYear>
+  corrections: readonly CorrectionRow[]
+}
+
+/** What an official table gives about one position of an exam, for one record. */
+export interface OfficialFacts {
+  /** The position's official entry in the record's language (or the one common to all languages). */
+  position: OfficialPosition | null
+  /** The official area of the position, and where it was read; null when no source places it. */
+  area: { area: Area, sources: readonly string[] } | null
+  /** True when the table has per-language entries for the position and the record has no language. */
+  ambiguousLanguage: boolean
+}
+
+/**
+ * Which official table a dataset gets: the one inside the dataset folder (`official/`) when
+ * there is one (the invented sample carries its own), otherwise the repository's table of the
+ * real exams.
+ */
+export function officialDirFor (dataDir: string): string {
+  const own = path.join(dataDir, DATASET_OFFICIAL_FOLDER)
+  try {
+    if (statSync(own).isDirectory()) return own
+  } catch {}
+  return OFFICIAL_DATA_DIR
+}
+
+/**
+ * Reads and validates an official table folder. Throws with a message naming the file on a
+ * missing or invalid file: the table is part of the repository, so a bad one is a bug.
+ */
+export function readOfficialTable (dir: string): OfficialTable {
+  const years = new Map<number, OfficialYear>()
+  let corrections: CorrectionRow[] = []
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith('.json')) continue
+    const file = path.join(dir, name)
+    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
+    if (name === 'corrections.json') {
+      if (!checkCorrections.Check(value)) throw new Error(`${file}: ${firstError(checkCorrections.Errors(value))}`)
+      corrections = value.rows
+    } else if (/^\d+\.json$/.test(name)) {
+      if (!checkYear.Check(value)) throw new Error(`${file}: ${firstError(checkYear.Errors(value))}`)
+      if (`${value.year}.json` !== name) throw new Error(`${file}: holds year ${value.year}`)
+      years.set(value.year, value)
+    }
+  }
+  return { dir, years, corrections }
+}
+
+function firstError (errors: Iterable<{ instancePath: string, message: string }>): string {
+  const [error] = errors
+  return error === undefined ? 'invalid' : `${error.instancePath === '' ? '(root)' : error.instancePath} ${error.message}`
+}
+
+/** The official area of `index` by the year's area order (blocks of 45 positions), or null. */
+export function areaByOrder (year: OfficialYear | undefined, index: number): { area: Area, sources: readonly string[] } | null {
+  const area = year?.areaOrder?.areas[Math.floor((index - 1) / 45)]
+  return area === undefined || index > 180 ? null : { area, sources: year!.areaOrder!.sources }
+}
+
+/**
+ * The official facts for a record at (`year`, `index`, `language`). A record in a language gets
+ * that language's entry, or the entry common to every language; a record without a language at
+ * a position INEP keys per language gets no entry (which language it is cannot be told), but
+ * still the area when every language's entry agrees on it.
+ */
+export function officialFactsFor (table: OfficialTable, year: number, index: number, language: string | null): OfficialFacts {
+  const yearTable = table.years.get(year)
+  const entries = yearTable?.positions.filter((entry) => entry.index === index) ?? []
+  const common = entries.find((entry) => entry.language === null)
+  const position = (language === null ? common : entries.find((entry) => entry.language === language) ?? common) ?? null
+  const ambiguousLanguage = position === null && language === null && entries.length > 0
+  let area: OfficialFacts['area'] = null
+  if (yearTable?.disagreements.some((disagreement) => disagreement.index === index && disagreement.field === 'area') === true) {
+    area = null
+  } else if (position !== null) {
+    area = { area: position.area, sources: position.sources.area }
+  } else if (entries.length > 0 && entries.every((entry) => entry.area === entries[0]!.area)) {
+    area = { area: entries[0]!.area, sources: [...new Set(entries.flatMap((entry) => entry.sources.area))] }
+  } else {
+    area = areaByOrder(yearTable, index)
+  }
+  return { position, area, ambiguousLanguage }
+}

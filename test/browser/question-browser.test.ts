@@ -261,6 +261,70 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await close()
   })
 
+  test('INEP\'s data after "Mostrar resposta": an annulled question says so, skill and difficulty are shown', async () => {
+    const annulled = (await api<QuestionList>('v1/questions?annulled=true&limit=1')).questions[0]
+    assert.ok(annulled?.inep?.annulled === true, 'the dataset has an annulled question')
+    const first = await openBrowserPage(browser, address(`?prova=${annulled.year}&questao=${annulled.index}${annulled.language === null ? '' : `&idioma=${annulled.language}`}`))
+    assert.equal(await first.page.locator('#resposta').isHidden(), true, 'the answer is not given before it is asked for')
+    assert.equal(await first.page.locator('.alternative.correct').count(), 0)
+    await first.page.getByRole('button', { name: 'Mostrar resposta' }).click()
+    assert.equal(await first.page.locator('.alternative.correct').getAttribute('data-letter'), annulled.correctAlternative)
+    assert.equal(await first.page.locator('.alternative.correct .verdict').innerText(), 'Gabarito original')
+    assert.match(await first.page.locator('#resposta').innerText(), /O INEP anulou esta questão/)
+    await shot(first.page, 'annulled-desktop')
+    assertOnlyThisServer(first.activity, baseUrl)
+    await first.close()
+
+    let rated: QuestionRecord | undefined
+    for (let offset = 0; rated === undefined; offset += 50) {
+      const list = await api<QuestionList & { metadata: { hasMore: boolean } }>(`v1/questions?limit=50&offset=${offset}`)
+      rated = list.questions.find((question) => question.inep?.skill != null && question.inep.irt != null)
+      if (!list.metadata.hasMore) break
+    }
+    assert.ok(rated?.inep?.skill != null && rated.inep.irt != null, 'the dataset has a question with a skill and IRT parameters')
+    const second = await openBrowserPage(browser, address(`?prova=${rated.year}&questao=${rated.index}${rated.language === null ? '' : `&idioma=${rated.language}`}`))
+    await second.page.getByRole('button', { name: 'Mostrar resposta' }).click()
+    const facts = await second.page.locator('#resposta dl').innerText()
+    assert.match(facts, new RegExp(`H${rated.inep.skill} da matriz`))
+    assert.ok(facts.includes(rated.inep.irt.b.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })), facts)
+    await shot(second.page, 'inep-facts-desktop')
+    assertOnlyThisServer(second.activity, baseUrl)
+    await second.close()
+  })
+
+  test('HTML and scripts found in the data show as text on the question page, and none runs', async (t) => {
+    const tag = /<\/?[a-z][a-z0-9]*(?=[\s>/])[^>]*>/i
+    const texts = (question: QuestionRecord) => [question.context, question.alternativesIntroduction, ...question.alternatives.map((alternative) => alternative.text)]
+    const withMarkup: Array<{ question: QuestionRecord, markup: string }> = []
+    for (let offset = 0; ; offset += 50) {
+      const list = await api<QuestionList & { metadata: { hasMore: boolean } }>(`v1/questions?limit=50&offset=${offset}`)
+      for (const question of list.questions) {
+        const markup = texts(question).map((text) => tag.exec(text ?? '')?.[0]).find((found) => found !== undefined)
+        if (markup !== undefined) withMarkup.push({ question, markup })
+      }
+      if (!list.metadata.hasMore) break
+    }
+    assert.ok(withMarkup.length > 0, 'the dataset has a record with markup in it')
+    for (const { question, markup } of withMarkup.slice(0, 3)) {
+      t.diagnostic(`${question.title}${question.language === null ? '' : ` (${question.language})`}: ${markup}`)
+      // With the CSP bypassed: the renderer alone must keep the markup inert.
+      const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${question.year}&questao=${question.index}${question.language === null ? '' : `&idioma=${question.language}`}`), { bypassCSP: true })
+      const dialogs: string[] = []
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message())
+        dialog.dismiss().catch(() => {})
+      })
+      assert.ok((await page.locator('article.question').innerText()).includes(markup), `shown as text: ${markup}`)
+      await page.locator('.alternative label').first().hover()
+      await page.getByRole('button', { name: 'Mostrar resposta' }).click()
+      assert.equal(await page.locator('article.question').locator('script, iframe, object, embed, style, form, [onerror], [onload], [onmouseover], [onclick], a[href^="javascript" i]').count(), 0)
+      assert.deepEqual(dialogs, [], 'no script from the data ran')
+      if (question === withMarkup[0]!.question) await shot(page, 'markup-as-text-desktop')
+      assertOnlyThisServer(activity, baseUrl)
+      await close()
+    }
+  })
+
   test('the page is served with its CSP, ETag and compression, and asks again only by ETag', async () => {
     const page = await fetch(address(''), { headers: { 'accept-encoding': 'br' } })
     assert.equal(page.status, 200)

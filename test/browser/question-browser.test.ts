@@ -75,6 +75,13 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.ok(loaded.some((response) => response.url.endsWith('/v1/exams')), 'the exams were loaded')
     assert.ok(total < 100_000, `first load is ${total} bytes`)
     assert.deepEqual(await seriousAccessibilityViolations(page), [])
+    // Keyboard: the first Tab reaches the skip link, and focus is visible (an outline, not the browser's default).
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Pular para o conteúdo')
+    assert.equal(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth'), 'solid 3px')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate('document.activeElement.id'), 'busca', 'after the skip link, Tab goes to the search box')
     await shot(page, 'home-desktop')
     assertOnlyThisServer(activity, baseUrl)
     await close()
@@ -323,6 +330,40 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       assertOnlyThisServer(activity, baseUrl)
       await close()
     }
+  })
+
+  test('alternatives that are images are shown with alt text', async () => {
+    let found: QuestionRecord | undefined
+    for (let offset = 0; found === undefined; offset += 50) {
+      const list = await api<QuestionList & { metadata: { hasMore: boolean } }>(`v1/questions?limit=50&offset=${offset}`)
+      found = list.questions.find((question) => question.alternatives.every((alternative) => alternative.file !== null))
+      if (!list.metadata.hasMore) break
+    }
+    assert.ok(found !== undefined, 'the dataset has a question whose alternatives are images')
+    const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${found.year}&questao=${found.index}${found.language === null ? '' : `&idioma=${found.language}`}`))
+    for (const alternative of found.alternatives) {
+      const image = page.locator(`.alternative[data-letter="${alternative.letter}"] img`)
+      assert.equal(await image.getAttribute('src'), alternative.file)
+      assert.match(await image.getAttribute('alt') ?? '', new RegExp(`alternativa ${alternative.letter}`))
+    }
+    assertOnlyThisServer(activity, baseUrl)
+    await close()
+  })
+
+  test('an address naming no question shows the API\'s answer, and the way home', async () => {
+    const exams = await api<ExamSummary[]>('v1/exams')
+    const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${exams[0]!.year}&questao=999`))
+    const refusal = await fetch(`${baseUrl}/v1/exams/${exams[0]!.year}/questions/999`)
+    assert.equal(refusal.status, 404)
+    const { error } = await refusal.json() as { error: { message: string } }
+    assert.equal(await page.locator('h1').innerText(), 'Não encontrado')
+    assert.ok((await page.getByRole('alert').innerText()).includes(error.message))
+    assert.equal(await page.getByRole('link', { name: 'Voltar ao início' }).getAttribute('href'), './')
+    // The browser logs the 404 it was given; nothing else.
+    assert.deepEqual(activity.errors.filter((message) => !message.includes('404')), [])
+    activity.errors.length = 0
+    assertOnlyThisServer(activity, baseUrl)
+    await close()
   })
 
   test('the page is served with its CSP, ETag and compression, and asks again only by ETag', async () => {

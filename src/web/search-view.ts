@@ -1,4 +1,4 @@
-import { findQuestions, type QuestionRecord } from './api.ts'
+import { ApiProblem, findQuestions, type QuestionList, type QuestionRecord } from './api.ts'
 import { addressOf, apiFilters, NO_FILTERS, type Filters } from './addresses.ts'
 import { h } from './dom.ts'
 import { countOf, disciplineLabel, languageLabel, type ExamOptions } from './exam-options.ts'
@@ -80,7 +80,21 @@ function pager (filters: Filters, page: number, total: number): HTMLElement | fa
 
 export async function searchScreen (options: ExamOptions, filters: Filters, page: number, signal: AbortSignal): Promise<Screen> {
   const described = describe(filters, options)
-  const list = await findQuestions({ ...apiFilters(filters), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal)
+  let list: QuestionList
+  try {
+    list = await findQuestions({ ...apiFilters(filters), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, signal)
+  } catch (error) {
+    // A search the API refuses (a `q` with no word in it, a filter no exam offers): say why, next to the form to fix it.
+    if (!(error instanceof ApiProblem) || (error.status !== 400 && error.status !== 422)) throw error
+    return {
+      title: 'Busca inválida',
+      content: [
+        h('h1', { tabindex: -1 }, 'Buscar questões'),
+        searchForm(options, filters),
+        h('p', { class: 'empty', role: 'alert' }, `Esta busca não pôde ser feita: ${error.message}`)
+      ]
+    }
+  }
   const { total } = list.metadata
   const shown = total === 0
     ? h('p', { class: 'empty' }, 'Nenhuma questão encontrada. Tente outras palavras ou menos filtros.')

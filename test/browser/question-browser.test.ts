@@ -366,6 +366,19 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await close()
   })
 
+  test('a search the API refuses says why, next to the form to correct it', async () => {
+    const refusal = await fetch(`${baseUrl}/v1/questions?q=${encodeURIComponent('+++')}&limit=${PAGE_SIZE}`)
+    assert.equal(refusal.status, 422)
+    const { error } = await refusal.json() as { error: { message: string } }
+    const { page, activity, close } = await openBrowserPage(browser, address(`?q=${encodeURIComponent('+++')}`))
+    assert.equal(await page.getByLabel('Buscar no enunciado e nas alternativas').inputValue(), '+++')
+    assert.ok((await page.getByRole('alert').innerText()).includes(error.message))
+    assert.deepEqual(activity.errors.filter((message) => !message.includes('422')), [])
+    activity.errors.length = 0
+    assertOnlyThisServer(activity, baseUrl)
+    await close()
+  })
+
   test('the page is served with its CSP, ETag and compression, and asks again only by ETag', async () => {
     const page = await fetch(address(''), { headers: { 'accept-encoding': 'br' } })
     assert.equal(page.status, 200)

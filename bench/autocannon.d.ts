@@ -5,6 +5,8 @@ declare module 'autocannon' {
     connections?: number
     duration?: number
     headers?: Record<string, string>
+    /** Requests each connection sends in turn, cycling. */
+    requests?: Array<{ path: string }>
   }
 
   interface AutocannonResult {

@@ -11,6 +11,8 @@ export interface LoadJob {
   connections: number
   durationSeconds: number
   headers: Record<string, string>
+  /** Paths to request in turn, one per request, instead of the path of `url` every time. */
+  paths?: string[]
 }
 
 /** One run's figures, in the same shape whichever generator produced them. */
@@ -37,7 +39,8 @@ process.on('message', (message: unknown) => {
     url: message.url,
     connections: message.connections,
     duration: message.durationSeconds,
-    headers: message.headers
+    headers: message.headers,
+    ...(message.paths === undefined ? {} : { requests: message.paths.map((path) => ({ path })) })
   }).then((result) => {
     const reply: LoadResult = {
       requests: result.requests.total,

@@ -59,8 +59,10 @@ export interface SearchHit {
   readonly score: number
 }
 
-/** Records indexed per step of a background build: a step keeps the event loop busy for milliseconds, not seconds. */
-const RECORDS_PER_STEP = 25
+/** Longest a step of a background build keeps the event loop from requests. */
+const STEP_MILLISECONDS = 5
+/** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
+const BACKGROUND_DELAY_MILLISECONDS = 500
 
 /**
  * Full-text index over a list of question records (MiniSearch, BM25 relevance). Records are
@@ -86,7 +88,7 @@ export class QuestionSearch {
   /** The dataset repeats its words: stemming each distinct word once is most of the build saved. */
   #keyOfWord: Map<string, string> | undefined = new Map()
   #indexed = 0
-  #background: NodeJS.Immediate | undefined
+  #background: NodeJS.Immediate | NodeJS.Timeout | undefined
 
   constructor (records: readonly Question[]) {
     this.#records = records
@@ -96,19 +98,21 @@ export class QuestionSearch {
     return this.#indexed === this.#records.length
   }
 
-  /** Starts (once) indexing the remaining records a few at a time, yielding to requests in between. */
+  /** Starts (once, shortly) indexing the remaining records a few at a time, yielding to requests in between. */
   buildInBackground (): void {
     if (this.#background !== undefined || this.ready) return
     const step = (): void => {
-      this.#indexUpTo(this.#indexed + RECORDS_PER_STEP)
+      const deadline = performance.now() + STEP_MILLISECONDS
+      while (!this.ready && performance.now() < deadline) this.#indexUpTo(this.#indexed + 1)
       this.#background = this.ready ? undefined : setImmediate(step)
     }
-    this.#background = setImmediate(step)
+    this.#background = setTimeout(step, BACKGROUND_DELAY_MILLISECONDS).unref()
   }
 
   /** Stops a background build (at close); a later search still finishes it. */
   stopBackground (): void {
-    if (this.#background !== undefined) clearImmediate(this.#background)
+    clearTimeout(this.#background as NodeJS.Timeout | undefined)
+    clearImmediate(this.#background as NodeJS.Immediate | undefined)
     this.#background = undefined
   }
 

@@ -15,7 +15,7 @@ import { stemmer } from '@orama/stemmers/portuguese'
  *   become one stem), derivational suffixes (finalidade with final, embaixador with embaixo,
  *   livraria with livrar) and the infinitive vowel (sentar with sentir; tremer with the noun
  *   trem). test/data/search-words.test.ts pins those pairs down.
- * - Everything else: its singular by the regular Portuguese plural endings (ões/ães → ão,
+ * - Everything else: its singular (and the singular's verb key, where it has one) by the regular Portuguese plural endings (ões/ães → ão,
  *   ais → al, eis → el, ns → m, res/zes/les → r/z/l, else a final s), on words long enough that
  *   the rule is a plural (mais, seis, três and pois stay as they are).
  *
@@ -37,11 +37,11 @@ const WORD = /[\p{L}\p{N}]+/gu
 const COMBINING_MARKS = /\p{M}+/gu
 
 /**
- * Lower case without accents (NFD, combining marks removed).
+ * Lower case without accents (NFKD: compatibility forms such as ª and ² become a and 2; combining marks removed).
  * @example foldText('Fotossíntese ÁGUA') === 'fotossintese agua'
  */
 export function foldText (text: string): string {
-  return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase()
+  return text.normalize('NFKD').replace(COMBINING_MARKS, '').toLowerCase()
 }
 
 /**
@@ -57,12 +57,16 @@ export function foldedWords (text: string): string[] {
  * @example wordKey('fotossinteses') === wordKey('fotossintese')
  */
 export function wordKey (word: string): string {
+  const plain = singular(word)
+  // The singular too: imagens → imagem must meet imagem, whose -em reads as a verb ending.
+  return verbKey(word) ?? (plain === word ? undefined : verbKey(plain)) ?? plain
+}
+
+function verbKey (word: string): string | undefined {
   const stem = stemmer(word)
-  if (stem.length >= MIN_VERB_STEM_LENGTH && word.startsWith(stem)) {
-    const conjugation = CONJUGATION_BY_ENDING.get(word.slice(stem.length))
-    if (conjugation !== undefined) return `${stem}~${conjugation}`
-  }
-  return singular(word)
+  if (stem.length < MIN_VERB_STEM_LENGTH || !word.startsWith(stem)) return undefined
+  const conjugation = CONJUGATION_BY_ENDING.get(word.slice(stem.length))
+  return conjugation === undefined ? undefined : `${stem}~${conjugation}`
 }
 
 function singular (word: string): string {

@@ -1,5 +1,5 @@
 import type { Exam } from './catalog.ts'
-import type { CorrectionLedger } from './corrections.ts'
+import { compareRows, type CorrectionLedger } from './corrections.ts'
 import type { OfficialTable } from './official-table.ts'
 
 /** Per exam year, the figures the data check prints with `--summary`. */
@@ -119,7 +119,7 @@ export class OfficialReport {
       lines.push(`${title} (${entries.length})`)
       for (const entry of entries) lines.push(`  ${entry}`)
     }
-    section('CORRECTED: official value served instead of the dataset\'s', this.applied.map(({ row, file }) =>
+    section('CORRECTED: official value served instead of the dataset\'s', [...this.applied].sort((a, b) => compareRows(a.row, b.row)).map(({ row, file }) =>
       `${file} /${row.field}: ${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)} (${row.source})`))
     section('SKIPPED: the dataset no longer holds the value a correction was written against', this.skipped.map(({ row, file, datasetHolds }) =>
       file === null

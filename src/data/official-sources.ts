@@ -5,7 +5,7 @@ import Type from 'typebox'
 import { Compile } from 'typebox/compile'
 import { compareRows, proposeCorrections } from './corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
-import type { CorrectionsFile, OfficialDisagreement, OfficialNote, OfficialPosition, OfficialTable, OfficialYear } from './official-table.ts'
+import { officialTable, type CorrectionsFile, type OfficialDisagreement, type OfficialNote, type OfficialPosition, type OfficialYear } from './official-table.ts'
 import { readDataset } from './read-dataset.ts'
 import { AREAS, type Area, type OfficialKey } from './record-schemas.ts'
 
@@ -110,7 +110,7 @@ export function buildOfficialFiles (sourcesDir: string, datasetDir: string | nul
   const files = new Map<string, string>()
   for (const year of years) files.set(`${year.year}.json`, formatTable(year))
   if (datasetDir !== null) {
-    const table: OfficialTable = { dir: '', years: new Map(years.map((year) => [year.year, year])), corrections: [] }
+    const table = officialTable('', years, [])
     const report = new DatasetReport()
     const dataset = readDataset(datasetDir, report)
     if (dataset === null || report.errors.length > 0) throw new Error(`${datasetDir}: the dataset has errors; run npm run check-data on it`)

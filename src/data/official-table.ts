@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Type from 'typebox'
@@ -13,7 +13,21 @@ import { AreaSchema, IrtSchema, OfficialKeySchema, type Area } from './record-sc
  */
 
 /** Official data of the real exams, committed in the repository. */
-export const OFFICIAL_DATA_DIR = fileURLToPath(new URL('../../data/official', import.meta.url))
+export const OFFICIAL_DATA_DIR = path.join(projectRoot(), 'data', 'official')
+
+/**
+ * The folder holding package.json above this module: src/data/ when run from source, dist/ when
+ * bundled into dist/server.js (scripts/build.ts), so a path relative to the module would differ.
+ */
+function projectRoot (): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir)
+    if (parent === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`)
+    dir = parent
+  }
+  return dir
+}
 
 /** Folder name, inside a dataset folder, of official data that belongs to that dataset alone. */
 export const DATASET_OFFICIAL_FOLDER = 'official'
@@ -94,6 +108,24 @@ export interface OfficialTable {
   dir: string
   years: ReadonlyMap<number, OfficialYear>
   corrections: readonly CorrectionRow[]
+  /** The entries of each position, by `year|index`, so a lookup per record stays cheap at start-up. */
+  entriesByPosition: ReadonlyMap<string, readonly OfficialPosition[]>
+}
+
+/** An official table over `years` and `corrections`, with its lookup index. */
+export function officialTable (dir: string, years: Iterable<OfficialYear>, corrections: readonly CorrectionRow[]): OfficialTable {
+  const yearMap = new Map<number, OfficialYear>()
+  const entriesByPosition = new Map<string, OfficialPosition[]>()
+  for (const year of years) {
+    yearMap.set(year.year, year)
+    for (const entry of year.positions) {
+      const key = `${year.year}|${entry.index}`
+      const entries = entriesByPosition.get(key)
+      if (entries === undefined) entriesByPosition.set(key, [entry])
+      else entries.push(entry)
+    }
+  }
+  return { dir, years: yearMap, corrections, entriesByPosition }
 }
 
 /** What an official table gives about one position of an exam, for one record. */
@@ -124,7 +156,7 @@ export function officialDirFor (dataDir: string): string {
  * missing or invalid file: the table is part of the repository, so a bad one is a bug.
  */
 export function readOfficialTable (dir: string): OfficialTable {
-  const years = new Map<number, OfficialYear>()
+  const years: OfficialYear[] = []
   let corrections: CorrectionRow[] = []
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.json')) continue
@@ -136,10 +168,10 @@ export function readOfficialTable (dir: string): OfficialTable {
     } else if (/^\d+\.json$/.test(name)) {
       if (!checkYear.Check(value)) throw new Error(`${file}: ${firstError(checkYear.Errors(value))}`)
       if (`${value.year}.json` !== name) throw new Error(`${file}: holds year ${value.year}`)
-      years.set(value.year, value)
+      years.push(value)
     }
   }
-  return { dir, years, corrections }
+  return officialTable(dir, years, corrections)
 }
 
 function firstError (errors: Iterable<{ instancePath: string, message: string }>): string {
@@ -161,7 +193,7 @@ export function areaByOrder (year: OfficialYear | undefined, index: number): { a
  */
 export function officialFactsFor (table: OfficialTable, year: number, index: number, language: string | null): OfficialFacts {
   const yearTable = table.years.get(year)
-  const entries = yearTable?.positions.filter((entry) => entry.index === index) ?? []
+  const entries = table.entriesByPosition.get(`${year}|${index}`) ?? []
   const common = entries.find((entry) => entry.language === null)
   const position = (language === null ? common : entries.find((entry) => entry.language === language) ?? common) ?? null
   const ambiguousLanguage = position === null && language === null && entries.length > 0

@@ -3,7 +3,7 @@ import type { View } from './addresses.ts'
 import { h, replaceChildren } from './dom.ts'
 import { examOptions } from './exam-options.ts'
 import { examScreen } from './exam-view.ts'
-import { startNavigation } from './navigation.ts'
+import { savedScrollPosition, startNavigation } from './navigation.ts'
 import { questionScreen } from './question-view.ts'
 import type { Screen } from './screen.ts'
 import { homeScreen, searchScreen } from './search-view.ts'
@@ -58,7 +58,9 @@ async function show (view: View, { restoring }: { restoring: boolean }): Promise
   replaceChildren(main, screen.content)
   main.removeAttribute('aria-busy')
   document.title = screen.title === SITE_NAME ? SITE_NAME : `${screen.title} · ${SITE_NAME}`
-  if (!restoring) {
+  if (restoring) {
+    window.scrollTo(0, savedScrollPosition())
+  } else {
     // A new view: start at its top, and tell assistive technology where the page now is.
     window.scrollTo(0, 0)
     main.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true })

@@ -239,12 +239,19 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await page.reload()
     await viewShown(page)
     await check()
-    await goTo(page, () => page.locator('.card h3 a').first().click(), (url) => url.searchParams.has('questao'))
-    assert.equal(await page.locator('h1').innerText(), expected.questions[0]!.title)
+    // Open the last result, then come back to it: the list is where the reader left it.
+    const last = page.locator('.card h3 a').last()
+    await last.scrollIntoViewIfNeeded()
+    const scrolled = await page.evaluate('window.scrollY') as number
+    assert.ok(scrolled > 0, 'the list is longer than the window')
+    await goTo(page, () => last.click(), (url) => url.searchParams.has('questao'))
+    assert.equal(await page.locator('h1').innerText(), expected.questions[expected.questions.length - 1]!.title)
+    assert.equal(await page.evaluate('window.scrollY'), 0, 'a new view starts at its top')
     await page.goBack()
     await page.waitForURL((url) => url.search === results)
     await viewShown(page)
     await check()
+    assert.ok(Math.abs(await page.evaluate('window.scrollY') as number - scrolled) <= 2, `scroll position ${scrolled} restored`)
 
     // The exam page in its second language: every index of that language view, by area.
     const language = exam.languages[exam.languages.length - 1]?.value

@@ -1,4 +1,4 @@
-import type { Alternative, ExamDetailsFile, ExamSummary, Question, QuestionSummary } from '../data/record-schemas.ts'
+import type { Alternative, ExamDetailsFile, ExamSummary, Inep, Question, QuestionSummary } from '../data/record-schemas.ts'
 
 /*
  * The public API as the page sees it: every call goes to this server, by an address relative to
@@ -7,18 +7,10 @@ import type { Alternative, ExamDetailsFile, ExamSummary, Question, QuestionSumma
 
 export type { Alternative, ExamSummary, QuestionSummary }
 
-/** INEP's data for a question (src/data, when the dataset has it); absent on a server without it. */
-export interface InepItem {
-  item: number | null
-  area: 'LC' | 'CH' | 'CN' | 'MT'
-  skill: number | null
-  key: string
-  annulled: boolean
-  excludedFromScoring: boolean
-  irt: { a: number, b: number, c: number } | null
-}
+export type InepItem = Inep
 
-export type QuestionRecord = Question & { inep?: InepItem | null }
+/** A question record; `inep` is read as optional, so the page also works against a server without it. */
+export type QuestionRecord = Omit<Question, 'inep'> & { inep?: Inep | null }
 export type ExamDetail = ExamDetailsFile
 
 export interface QuestionList {

@@ -19,6 +19,9 @@ const AREA_NAMES: Record<InepItem['area'], string> = {
   MT: 'Matemática e suas Tecnologias'
 }
 
+/** Language tags of the foreign-language statements, so a screen reader reads them in their language. */
+const STATEMENT_LANGUAGES: Record<string, string> = { ingles: 'en', espanhol: 'es' }
+
 function alternativeChoice (alternative: Alternative, question: QuestionRecord): HTMLElement {
   const id = `alternativa-${alternative.letter}`
   const label = h('label', { for: id },
@@ -127,7 +130,7 @@ export async function questionScreen (options: ExamOptions, year: number, index:
       h('article', { class: 'question', 'aria-labelledby': 'questao-titulo' },
         h('h1', { id: 'questao-titulo', tabindex: -1 }, question.title),
         details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
-        question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement' }), renderMarkdown(question.context, imageLabel)),
+        question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : STATEMENT_LANGUAGES[question.language] }), renderMarkdown(question.context, imageLabel)),
         question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
           setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
         alternatives,

@@ -17,6 +17,9 @@ import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, serious
 type QuestionRecord = Question & { inep?: { annulled: boolean } | null }
 interface QuestionList { metadata: { total: number, offset: number }, questions: QuestionRecord[] }
 
+/** The language tag a statement in a foreign language carries, so a screen reader reads it in that language. */
+const statementLang = (question: QuestionRecord) => ({ ingles: 'en', espanhol: 'es' } as Record<string, string>)[question.language ?? ''] ?? null
+
 /** The page's results per page (src/web/search-view.ts). */
 const PAGE_SIZE = 12
 
@@ -144,6 +147,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const { page, activity, close } = await openBrowserPage(browser, address(view))
     assert.equal(await page.locator('h1').innerText(), record.title)
     assert.equal(await page.title(), `${record.title} · Questões do ENEM`)
+    assert.equal(await page.locator('.statement').getAttribute('lang'), statementLang(record))
 
     const images = page.locator('.statement img')
     const sources = [...(record.context ?? '').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1])
@@ -297,6 +301,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     }
     assert.ok(rated?.inep?.skill != null && rated.inep.irt != null, 'the dataset has a question with a skill and IRT parameters')
     const second = await openBrowserPage(browser, address(`?prova=${rated.year}&questao=${rated.index}${rated.language === null ? '' : `&idioma=${rated.language}`}`))
+    assert.equal(await second.page.locator('.statement').getAttribute('lang'), statementLang(rated))
     await second.page.getByRole('button', { name: 'Mostrar resposta' }).click()
     const facts = await second.page.locator('#resposta dl').innerText()
     assert.match(facts, new RegExp(`H${rated.inep.skill} da matriz`))

@@ -281,10 +281,10 @@ interface WrkReport {
 function wrkPathsScript (paths: string[]): string {
   return `
 local paths = {${paths.map((one) => `"${one}"`).join(',')}}
-local next = 0
+local sent = 0
 request = function()
-  next = next % #paths + 1
-  return wrk.format(nil, paths[next])
+  sent = sent % #paths + 1
+  return wrk.format(nil, paths[sent])
 end
 ${WRK_REPORT_SCRIPT}`
 }
@@ -454,12 +454,13 @@ async function findingScenarios (port: number, exams: Array<{ year: number }>): 
   const seededPaths = Array.from({ length: SEED_COUNT }, (_, seed) => `/v1/questions/random?seed=${seed}`)
   const years = exams.map((exam) => exam.year).sort((a, b) => a - b)
   const filter = `year=${years[Math.floor(years.length / 2)]}-${years.at(-1)}&discipline=matematica&hasImages=false`
+  // Names without commas, so BENCH_ONLY can name them.
   return [
     { name: `search (${searchPaths.length} queries)`, url: searchPaths[0]!, paths: searchPaths, headers: {}, expectStatus: 200, json: true, p99TargetMs: 10, singleQuestionShareTarget: 0.25 },
-    { name: `random, seeded (${SEED_COUNT} seeds)`, url: seededPaths[0]!, paths: seededPaths, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
-    { name: 'random, no seed', url: '/v1/questions/random', headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
+    { name: `random seeded (${SEED_COUNT} seeds)`, url: seededPaths[0]!, paths: seededPaths, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
+    { name: 'random unseeded', url: '/v1/questions/random', headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
     { name: 'filtered page', url: `/v1/questions?${filter}&limit=10&offset=10`, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
-    { name: 'export, gzip', url: '/v1/export/questions.jsonl', headers: { 'accept-encoding': 'gzip' }, expectStatus: 200, json: false }
+    { name: 'export gzip', url: '/v1/export/questions.jsonl', headers: { 'accept-encoding': 'gzip' }, expectStatus: 200, json: false }
   ]
 }
 

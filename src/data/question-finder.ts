@@ -18,15 +18,17 @@ export interface QuestionFilters {
 }
 
 /**
- * Whether INEP annulled the question. The one place that reads it, so the record's shape can
- * change without touching the filter: a record without official data counts as not annulled.
+ * Whether INEP annulled the question; a record without official data (`inep: null`) counts as not annulled.
+ * @example finder.find({ annulled: true }).every(isAnnulled)
  */
 export function isAnnulled (question: Question): boolean {
-  const inep = (question as { inep?: { annulled?: unknown } | null }).inep
-  return inep?.annulled === true
+  return question.inep?.annulled === true
 }
 
-/** Whether the question shows any image: in `files`, in an alternative's `file`, or inside `context`. */
+/**
+ * Whether the question shows any image: in `files`, in an alternative's `file`, or inside `context`.
+ * @example hasImages({ ...question, files: [], context: '![](http://localhost:3000/files/2020/questions/94/a.png)' }) === true
+ */
 export function hasImages (question: Question): boolean {
   return question.files.length > 0 ||
     question.alternatives.some((alternative) => alternative.file !== null) ||

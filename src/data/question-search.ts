@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch'
 import type { Question } from './record-schemas.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
-/** Longest `q`, in characters (API.md, "Finding questions"). */
+/** Longest `q`, in characters: longer is refused, not cut. */
 export const SEARCH_TEXT_MAX_LENGTH = 200
 
 /** A Markdown image: its alternative text is kept, its address is not searchable text. */
@@ -68,8 +68,8 @@ const BACKGROUND_DELAY_MILLISECONDS = 500
  * Full-text index over a list of question records (MiniSearch, BM25 relevance). Records are
  * named by their position in that list.
  *
- * Building it costs over a second of CPU on the full dataset (folding, stemming each distinct
- * word, MiniSearch's inserts), more than start-up as a whole may take. So nothing is built in the
+ * Building it (folding, stemming each distinct word, MiniSearch's inserts) costs more CPU on the
+ * full dataset than start-up as a whole may take (figures in the README). So nothing is built in the
  * constructor: `buildInBackground()` indexes a few records per turn of the event loop once the
  * server is up, and a search that comes first finishes the build itself, synchronously.
  */

@@ -2,10 +2,13 @@ import { randomInt } from 'node:crypto'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 
-/** Seeds are unsigned 32-bit integers (API.md, "GET /v1/questions/random"). */
+/** Seeds are unsigned 32-bit integers. */
 export const SEED_MAX = 0xffff_ffff
 
-/** A seed for a request that named none. */
+/**
+ * A seed for a request that named none.
+ * @example drawDistinct(items, 1, pickSeed())
+ */
 export function pickSeed (): number {
   return randomInt(0, SEED_MAX + 1)
 }

@@ -5,7 +5,7 @@ import type { PreparedCatalog } from './prepared-catalog.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 
-/** Multi-year exports kept (each a few MB with its compressed forms); the whole dataset and single years are kept apart, for good. */
+/** Multi-year exports kept; the whole dataset and single years are kept apart, for good. */
 const MULTI_YEAR_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
@@ -14,7 +14,8 @@ const NEWLINE = Buffer.from('\n')
  * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
  * PreparedCatalog), one per line, by year ascending, then index, null-language record first.
  * Each body is assembled once, on first request (none on the start-up path), and kept with its
- * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies.
+ * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies, sent
+ * uncompressed.
  */
 export class PreparedExport {
   readonly #catalog: Catalog
@@ -42,8 +43,12 @@ export class PreparedExport {
     if (kept !== undefined) return kept
     const body = new PreparedBody(Buffer.concat(years.map((year) => this.#bytesOfYear(year))), {
       contentType: EXPORT_CONTENT_TYPE,
-      // Several MB: the best brotli level would take seconds; this one takes a fraction of one.
+      // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
       effort: 'fast',
+      // Even so, compressing a body is costly, so only bodies that are few (the whole dataset,
+      // each year) are compressed; a client cycling through year combinations could otherwise
+      // keep a core busy compressing.
+      compress: whole || years.length === 1,
       headers: { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
     })
     if (whole || years.length === 1) this.#single.set(key, body)

@@ -22,8 +22,9 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
 /**
  * The prepared body of each request of the endpoints that find questions across exams, from
  * parameter values that already follow the grammar (the route schemas check it): the 422 checks
- * of API.md, then one QuestionFinder query, whose records are written from their prepared bytes.
- * Answers are kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), except random
+ * of the contract, then one QuestionFinder query, whose records are written from their prepared bytes.
+ * Answers are kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), and by the values
+ * as sent, so that a repeated request does not even fold and stem its `q` again; except random
  * draws without a seed, which are made afresh every time. Throws ApiError; never touches the disk.
  */
 export class QuestionFinderAnswers {
@@ -62,16 +63,24 @@ export class QuestionFinderAnswers {
     const offset = query.offset === undefined ? 0 : Number(query.offset)
     if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
     if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+    // A request seen before, spelled the same, skips normalizing (folding and stemming `q`).
+    const rawKey = `as-sent|page|${rawFiltersKey(query)}|${offset}|${limit}`
+    const seen = this.#answers.get(rawKey)
+    if (seen !== undefined) return seen
     const { filters, key } = this.#filtersOf(query)
     const answerKey = `page|${key}|${offset}|${limit}`
     const cached = this.#answers.get(answerKey)
-    if (cached !== undefined) return cached
+    if (cached !== undefined) {
+      this.#answers.set(rawKey, cached)
+      return cached
+    }
 
     const matches = this.#matching(filters, key)
     const items = matches.slice(offset, offset + limit)
     const metadata = { limit, offset, total: matches.length, hasMore: offset + items.length < matches.length }
     const body = this.#listBody(`{"metadata":${JSON.stringify(metadata)},"questions":[`, items)
     this.#answers.set(answerKey, body)
+    this.#answers.set(rawKey, body)
     return body
   }
 
@@ -83,16 +92,27 @@ export class QuestionFinderAnswers {
     if (requestedSeed !== undefined && (requestedSeed < 0 || requestedSeed > SEED_MAX)) {
       throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${requestedSeed}`)
     }
+    const rawKey = `as-sent|random|${rawFiltersKey(query)}|${count}|${requestedSeed ?? ''}`
+    if (requestedSeed !== undefined) {
+      const seen = this.#answers.get(rawKey)
+      if (seen !== undefined) return seen
+    }
     const { filters, key } = this.#filtersOf(query)
     const answerKey = `random|${key}|${count}|${requestedSeed ?? ''}`
     if (requestedSeed !== undefined) {
       const cached = this.#answers.get(answerKey)
-      if (cached !== undefined) return cached
+      if (cached !== undefined) {
+        this.#answers.set(rawKey, cached)
+        return cached
+      }
     }
     const seed = requestedSeed ?? pickSeed()
     const drawn = drawDistinct(this.#matching(filters, key), count, seed)
     const body = this.#listBody(`{"seed":${seed},"questions":[`, drawn)
-    if (requestedSeed !== undefined) this.#answers.set(answerKey, body)
+    if (requestedSeed !== undefined) {
+      this.#answers.set(answerKey, body)
+      this.#answers.set(rawKey, body)
+    }
     return body
   }
 
@@ -178,6 +198,11 @@ export class QuestionFinderAnswers {
     const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
     return new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast' })
   }
+}
+
+/** The filter values as sent; only requests that passed every check are ever kept under it. */
+function rawFiltersKey (query: FindQuestionsQuery | RandomQuestionsQuery): string {
+  return JSON.stringify([query.q, query.year, query.discipline, query.language, query.hasImages, query.annulled])
 }
 
 const COMMA = Buffer.from(',')

@@ -14,6 +14,7 @@ interface QuestionBody {
   files: string[]
   alternativesIntroduction: string | null
   alternatives: Array<{ letter: string, text: string | null, file: string | null, isCorrect: boolean }>
+  inep: { annulled: boolean } | null
 }
 interface PageBody {
   metadata: { limit: number, offset: number, total: number, hasMore: boolean }
@@ -119,6 +120,10 @@ describe('GET /v1/questions', () => {
       const no = (await walk(`${name}=false`, 50)).items
       assert.deepEqual([...yes, ...no].map(key).sort(), [...all].sort(), name)
     }
+    const annulled = (await walk('annulled=true', 50)).items
+    assert.ok(annulled.length > 0, 'the dataset has annulled questions')
+    for (const question of annulled) assert.equal(question.inep?.annulled, true, key(question))
+    for (const question of (await walk('annulled=false', 50)).items) assert.notEqual(question.inep?.annulled, true, key(question))
     const withImages = (await walk('hasImages=true', 50)).items
     assert.ok(withImages.length > 0)
     for (const question of withImages) {
@@ -161,6 +166,12 @@ describe('GET /v1/questions', () => {
     assert.equal(head.body, '')
     assert.equal(head.headers.etag, etag)
     assert.equal((await get('/v1/questions?limit=20&cachebuster=1')).body, response.body, 'unknown parameters are ignored')
+    // Answers kept by the values as sent never stand in for other parameters spelled alike.
+    const year = exams[0]!.year
+    const byYear = await get(`/v1/questions?year=${year}`)
+    const byText = await get(`/v1/questions?q=${year}`)
+    assert.notEqual(byText.body, byYear.body)
+    assert.equal((await get(`/v1/questions?q=${year}`)).body, byText.body)
   })
 })
 
@@ -249,6 +260,10 @@ describe('GET /v1/export/questions.jsonl', () => {
     const pair = `${years.at(-1)},${years[0]}`
     assert.equal((await get(`/v1/export/questions.jsonl?year=${pair}`)).body, `${perYear.get(years[0]!)}${perYear.get(years.at(-1)!)}`)
     assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}-${years.at(-1)}`)).body, whole)
+    // Year combinations are many: they are not compressed (the whole dataset and each year are).
+    const combination = await get(`/v1/export/questions.jsonl?year=${pair}`, { 'accept-encoding': 'gzip, br' })
+    assert.equal(combination.headers['content-encoding'], undefined)
+    assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}`, { 'accept-encoding': 'br' })).headers['content-encoding'], 'br')
 
     const response = await get('/v1/export/questions.jsonl', { 'accept-encoding': 'gzip' })
     assert.equal(response.headers['content-encoding'], 'gzip')
@@ -259,7 +274,7 @@ describe('GET /v1/export/questions.jsonl', () => {
   })
 })
 
-describe('errors of the new parameters (API.md\'s table)', () => {
+describe('errors of the new parameters (the contract\'s table)', () => {
   test('400: a value off the grammar', async () => {
     const bad = [
       'year=abc', 'year=2020-', 'year=-2020', 'year=02020', 'year=2020;2021', 'year=2020,,2021', 'year=', 'year=12345678901',
@@ -315,6 +330,20 @@ describe('errors of the new parameters (API.md\'s table)', () => {
     await assertError('/v1/questions?language=frances&limit=0', 422, 'unprocessable_entity', /limit/)
   })
 
+  test('a trailing slash names the same resource; HEAD answers like GET without a body; preflight is 204', async () => {
+    for (const url of ['/v1/questions?limit=3', '/v1/questions/random?seed=5', '/v1/export/questions.jsonl']) {
+      const slashed = url.replace('?', '/?').replace(/jsonl$/, 'jsonl/')
+      assert.equal((await get(slashed)).body, (await get(url)).body, slashed)
+      const head = await app.inject({ method: 'HEAD', url })
+      const full = await get(url)
+      assert.equal(head.statusCode, 200)
+      assert.equal(head.body, '')
+      for (const name of ['etag', 'content-type', 'cache-control', 'content-disposition']) assert.equal(head.headers[name], full.headers[name], `${url} ${name}`)
+      const preflight = await app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } })
+      assert.equal(preflight.statusCode, 204)
+    }
+  })
+
   test('405 for another method, with Allow', async () => {
     for (const url of ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']) {
       const response = await app.inject({ method: 'DELETE', url })
@@ -322,6 +351,33 @@ describe('errors of the new parameters (API.md\'s table)', () => {
       assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS')
     }
   })
+})
+
+test('2,000 seeded hostile query strings: always 200, 400 or 422 with the error body, never a 500', async () => {
+  // A fixed linear congruential sequence: every run sends the same requests.
+  let state = 20_261_123
+  const next = (bound: number) => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0
+    return state % bound
+  }
+  const values = ['', '0', '-1', '1', '50', '51', '2020', '1999', '2015-2020', '2020-2015', '2020,', ',', '-', '--', '1e2', '01', 'true', 'false',
+    'TRUE', 'ingles', 'matematica', '%22', '%22%22', '%00', '%FF', '%E2%80%AE', 'a%20b', '%2B%2B%2B', 'fotoss%C3%ADntese', '%22efeito%20estufa%22',
+    'x'.repeat(300), '%C3%A1'.repeat(201), '9'.repeat(11), '4294967296', '4294967295', '%5B%5D', '__proto__', 'constructor']
+  const names = ['q', 'year', 'discipline', 'language', 'hasImages', 'annulled', 'limit', 'offset', 'count', 'seed', '__proto__', 'q[]']
+  const paths = ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']
+  const seen = new Map<number, number>()
+  for (let i = 0; i < 2000; i++) {
+    const parameters = Array.from({ length: 1 + next(4) }, () => `${names[next(names.length)]}=${values[next(values.length)]}`)
+    const url = `${paths[next(paths.length)]}?${parameters.join('&')}`
+    const response = await get(url)
+    seen.set(response.statusCode, (seen.get(response.statusCode) ?? 0) + 1)
+    assert.ok([200, 400, 422].includes(response.statusCode), `${url}: ${response.statusCode} ${response.body.slice(0, 200)}`)
+    if (response.statusCode !== 200) {
+      const body = response.json<ErrorResponseBody>()
+      assert.ok(body.error.message.length > 0 && body.error.message.length < 400, url)
+    }
+  }
+  for (const status of [200, 400, 422]) assert.ok((seen.get(status) ?? 0) > 50, `status ${status} seen ${seen.get(status) ?? 0} times`)
 })
 
 test('the new endpoints count against the rate limit, the export once per download', async () => {

@@ -17,7 +17,10 @@ export interface QuestionRoutesOptions {
 /** A random draw the client did not seed is a new answer every time: no cache may keep it. */
 export const UNSEEDED_DRAW_CACHE_CONTROL = 'no-store'
 
-/** The Cache-Control of a random draw: kept like any answer when seeded, never otherwise. */
+/**
+ * The Cache-Control of a random draw: kept like any answer when seeded, never otherwise.
+ * @example randomDrawCacheControl({ seed: '42' }, 'public, max-age=3600') === 'public, max-age=3600'
+ */
 export function randomDrawCacheControl (query: RandomQuestionsQuery, cacheControl: string): string {
   return query.seed === undefined ? UNSEEDED_DRAW_CACHE_CONTROL : cacheControl
 }
@@ -83,6 +86,9 @@ export async function questionRoutes (app: FastifyInstance, { answers, cacheCont
       response: {
         200: {
           description: 'The records, one JSON object (a Question) per line',
+          headers: {
+            'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`)' }
+          },
           content: { 'application/x-ndjson': { schema: { type: 'string', description: 'JSON Lines: one Question record per line' } } }
         },
         ...errorResponses(400, 422, 429, 500)

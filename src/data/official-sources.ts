@@ -67,7 +67,13 @@ export interface Gabarito {
 
 /** Reads a gabarito PDF through `pdftotext -layout`. */
 export function readGabarito (sourcesDir: string, name: string): Gabarito {
-  const text = execFileSync('pdftotext', ['-layout', path.join(sourcesDir, name), '-'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
+  let text: string
+  try {
+    text = execFileSync('pdftotext', ['-layout', path.join(sourcesDir, name), '-'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('pdftotext is not installed (Debian package poppler-utils)')
+    throw error
+  }
   return parseGabarito(text, name)
 }
 

@@ -30,3 +30,8 @@ await build({
   sourcemap: true,
   logLevel: 'warning'
 })
+
+// The question browser's client (src/web/), next to the bundle: src/http/routes/question-browser.ts
+// reads it from dist/web/ when running from dist/server.js, where esbuild may not be installed.
+const { writeQuestionBrowserClient } = await import('../src/http/routes/question-browser.ts')
+await writeQuestionBrowserClient('dist/web')

@@ -24,6 +24,7 @@ import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
+import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
@@ -129,7 +130,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl })
-  fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302))
+  await fastify.register(questionBrowserRoutes, { publicUrl: config.publicUrl })
 
   for (const url of knownPaths) {
     fastify.route({

@@ -212,6 +212,12 @@ test('the production bundle (npm run build) starts and serves, and loads Scalar 
   assert.match(await docs.text(), /<html/i)
   const openapi = await fetch(`${base}/v1/openapi.json`)
   assert.equal((await openapi.json() as { openapi: string }).openapi, '3.1.0')
+  // The question browser's client is the one the build wrote to dist/web/ (src/http/routes/question-browser.ts).
+  const browserPage = await fetch(`${base}/`)
+  assert.equal(browserPage.status, 200)
+  const script = /src="(assets\/question-browser\.[^"]+\.js)"/.exec(await browserPage.text())?.[1]
+  assert.ok(script !== undefined, 'the page names its script')
+  assert.equal((await fetch(`${base}/${script}`)).status, 200)
 
   server.child.kill('SIGTERM')
   assert.equal((await server.exit).code, 0)

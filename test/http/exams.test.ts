@@ -293,7 +293,7 @@ function endpointCases (send: SendRequest): void {
       }
     })
 
-    test('GET / brings a browser to the docs', async () => {
+    test('GET / is the question browser, a page that links to the docs', async () => {
       const response = await get('/')
       assert.equal(response.statusCode, 302)
       assert.equal(response.headers.location, '/docs')

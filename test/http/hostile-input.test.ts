@@ -19,7 +19,7 @@ const CONCURRENCY = 32
 
 /**
  * What a hostile request may get. Successes and redirects: a request can be valid by chance (`/`
- * redirects to the docs, `/docs/` to `/docs`). 304: a random If-None-Match of `*` matches.
+ * is the question browser, `/docs/` redirects to `/docs`). 304: a random If-None-Match of `*` matches.
  * 408 never: every generated request is complete.
  */
 const ACCEPTED_STATUSES = new Set([200, 204, 206, 301, 302, 304, 400, 404, 405, 413, 414, 422, 429, 431])

@@ -1,0 +1,109 @@
+/*
+ * Every view of the page has its own address: the page at `/` with a query naming the view, so a
+ * reload, a shared link or the back button brings the same view back. The parameter names are the
+ * page's own, in Portuguese; the API's names appear only in api.ts.
+ *
+ *   ./                                    home
+ *   ?q=água&ano=2020&area=…&idioma=…&sem-imagens=1&sem-anuladas=1&pagina=2   search results
+ *   ?prova=2020[&idioma=ingles]           one exam, its questions by area
+ *   ?prova=2020&questao=12[&idioma=…]     one question
+ */
+
+export interface Filters {
+  /** Words to search for; '' for none. */
+  q: string
+  year: number | undefined
+  discipline: string | undefined
+  language: string | undefined
+  withoutImages: boolean
+  withoutAnnulled: boolean
+}
+
+export type View =
+  | { kind: 'home' }
+  | { kind: 'search', filters: Filters, page: number }
+  | { kind: 'exam', year: number, language: string | undefined }
+  | { kind: 'question', year: number, index: number, language: string | undefined }
+
+export const NO_FILTERS: Filters = { q: '', year: undefined, discipline: undefined, language: undefined, withoutImages: false, withoutAnnulled: false }
+
+/** The API's own limit on `q` (longer is refused), so the page never sends more. */
+export const MAX_QUERY_LENGTH = 200
+
+const POSITIVE_INTEGER = /^[1-9][0-9]{0,8}$/
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+function positiveInteger (value: string | null): number | undefined {
+  return value !== null && POSITIVE_INTEGER.test(value) ? Number(value) : undefined
+}
+
+function slug (value: string | null): string | undefined {
+  return value !== null && value.length <= 40 && SLUG.test(value) ? value : undefined
+}
+
+/** The view an address names. Values that could not have come from the page are ignored, not sent to the API. */
+export function viewOf (search: string): View {
+  const query = new URLSearchParams(search)
+  const year = positiveInteger(query.get('prova'))
+  const language = slug(query.get('idioma'))
+  if (year !== undefined) {
+    const index = positiveInteger(query.get('questao'))
+    return index === undefined ? { kind: 'exam', year, language } : { kind: 'question', year, index, language }
+  }
+  const searchParams = ['q', 'ano', 'area', 'idioma', 'sem-imagens', 'sem-anuladas', 'pagina']
+  if (!searchParams.some((name) => query.has(name))) return { kind: 'home' }
+  return {
+    kind: 'search',
+    filters: {
+      q: (query.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
+      year: positiveInteger(query.get('ano')),
+      discipline: slug(query.get('area')),
+      language,
+      withoutImages: query.get('sem-imagens') === '1',
+      withoutAnnulled: query.get('sem-anuladas') === '1'
+    },
+    page: positiveInteger(query.get('pagina')) ?? 1
+  }
+}
+
+/** The address of a view, relative to the page. */
+export function addressOf (view: View): string {
+  const query = new URLSearchParams()
+  switch (view.kind) {
+    case 'home':
+      return './'
+    case 'search': {
+      const { filters } = view
+      query.set('q', filters.q)
+      if (filters.year !== undefined) query.set('ano', String(filters.year))
+      if (filters.discipline !== undefined) query.set('area', filters.discipline)
+      if (filters.language !== undefined) query.set('idioma', filters.language)
+      if (filters.withoutImages) query.set('sem-imagens', '1')
+      if (filters.withoutAnnulled) query.set('sem-anuladas', '1')
+      if (view.page > 1) query.set('pagina', String(view.page))
+      break
+    }
+    case 'exam':
+      query.set('prova', String(view.year))
+      if (view.language !== undefined) query.set('idioma', view.language)
+      break
+    case 'question':
+      query.set('prova', String(view.year))
+      query.set('questao', String(view.index))
+      if (view.language !== undefined) query.set('idioma', view.language)
+      break
+  }
+  return `?${query.toString()}`
+}
+
+/** The filters as `/v1/questions` and `/v1/questions/random` take them. */
+export function apiFilters (filters: Filters): Record<string, string | number | undefined> {
+  return {
+    q: filters.q.trim() === '' ? undefined : filters.q.trim(),
+    year: filters.year,
+    discipline: filters.discipline,
+    language: filters.language,
+    hasImages: filters.withoutImages ? 'false' : undefined,
+    annulled: filters.withoutAnnulled ? 'false' : undefined
+  }
+}

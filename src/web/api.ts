@@ -1,0 +1,96 @@
+import type { Alternative, ExamDetailsFile, ExamSummary, Inep, Question, QuestionSummary } from '../data/record-schemas.ts'
+
+/*
+ * The public API as the page sees it: every call goes to this server, by an address relative to
+ * the page, so the page also works behind a proxy that serves the service under a path prefix.
+ */
+
+export type { Alternative, ExamSummary, QuestionSummary }
+
+export type InepItem = Inep
+
+/** A question record; `inep` is read as optional, so the page also works against a server without it. */
+export type QuestionRecord = Omit<Question, 'inep'> & { inep?: Inep | null }
+export type ExamDetail = ExamDetailsFile
+
+export interface QuestionList {
+  metadata: { limit: number, offset: number, total: number, hasMore: boolean }
+  questions: QuestionRecord[]
+}
+
+export interface RandomDraw {
+  seed: number
+  questions: QuestionRecord[]
+}
+
+/** A refusal of the API (its error body), or a network failure (status 0). */
+export class ApiProblem extends Error {
+  readonly status: number
+  constructor (status: number, message: string) {
+    super(message)
+    this.name = 'ApiProblem'
+    this.status = status
+  }
+}
+
+type Params = Record<string, string | number | undefined>
+
+/** The page-relative address of an API path with its query (empty values left out). */
+export function apiUrl (path: string, params: Params = {}): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(name, String(value))
+  }
+  const search = query.toString()
+  return search === '' ? path : `${path}?${search}`
+}
+
+async function getJson<T> (path: string, params: Params, signal: AbortSignal | undefined): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(apiUrl(path, params), { signal, headers: { accept: 'application/json' } })
+  } catch (error) {
+    if (signal?.aborted === true) throw error
+    throw new ApiProblem(0, 'Sem resposta do servidor. Verifique a conexão e tente de novo.')
+  }
+  if (!response.ok) {
+    let message = `O servidor respondeu ${response.status}.`
+    try {
+      const body = await response.json() as { error?: { message?: unknown } }
+      if (typeof body.error?.message === 'string') message = body.error.message
+    } catch {}
+    throw new ApiProblem(response.status, message)
+  }
+  return await response.json() as T
+}
+
+let examsRequest: Promise<ExamSummary[]> | undefined
+
+/** Every exam, newest first; asked once per page load (the list changes only with a redeploy). */
+export function getExams (): Promise<ExamSummary[]> {
+  examsRequest ??= getJson<ExamSummary[]>('v1/exams', {}, undefined).catch((error: unknown) => {
+    examsRequest = undefined
+    throw error
+  })
+  return examsRequest
+}
+
+export function getExam (year: number, signal?: AbortSignal): Promise<ExamDetail> {
+  return getJson<ExamDetail>(`v1/exams/${year}`, {}, signal)
+}
+
+export function questionPath (year: number, index: number): string {
+  return `v1/exams/${year}/questions/${index}`
+}
+
+export function getQuestion (year: number, index: number, language: string | undefined, signal?: AbortSignal): Promise<QuestionRecord> {
+  return getJson<QuestionRecord>(questionPath(year, index), { language }, signal)
+}
+
+export function findQuestions (params: Params, signal?: AbortSignal): Promise<QuestionList> {
+  return getJson<QuestionList>('v1/questions', params, signal)
+}
+
+export function drawRandomQuestion (params: Params, signal?: AbortSignal): Promise<RandomDraw> {
+  return getJson<RandomDraw>('v1/questions/random', params, signal)
+}

@@ -1,0 +1,143 @@
+import { getExam, getQuestion, questionPath, type Alternative, type ExamDetail, type InepItem, type QuestionRecord } from './api.ts'
+import { addressOf } from './addresses.ts'
+import { h, setRenderedHtml } from './dom.ts'
+import { disciplineLabel, languageLabel, type ExamOptions } from './exam-options.ts'
+import { examView } from './exam-view.ts'
+import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
+import type { Screen } from './screen.ts'
+
+/*
+ * One question as it appears in the exam: statement, introduction, alternatives to choose from,
+ * then "Mostrar resposta". Around it: the previous and next question of the same exam (in the same
+ * language) and the record's JSON.
+ */
+
+const AREA_NAMES: Record<InepItem['area'], string> = {
+  LC: 'Linguagens, Códigos e suas Tecnologias',
+  CH: 'Ciências Humanas e suas Tecnologias',
+  CN: 'Ciências da Natureza e suas Tecnologias',
+  MT: 'Matemática e suas Tecnologias'
+}
+
+/** Language tags of the foreign-language statements, so a screen reader reads them in their language. */
+const STATEMENT_LANGUAGES: Record<string, string> = { ingles: 'en', espanhol: 'es' }
+
+function alternativeChoice (alternative: Alternative, question: QuestionRecord): HTMLElement {
+  const id = `alternativa-${alternative.letter}`
+  const label = h('label', { for: id },
+    h('span', { class: 'letter', 'aria-hidden': 'true' }, alternative.letter),
+    h('span', { class: 'visually-hidden' }, `Alternativa ${alternative.letter}: `))
+  const body = h('span', { class: 'alternative-body' })
+  if (alternative.text !== null && alternative.text !== '') {
+    body.append(setRenderedHtml(h('span', { class: 'alternative-text' }), renderInlineMarkdown(alternative.text, `Imagem da alternativa ${alternative.letter}`)))
+  }
+  if (alternative.file !== null) {
+    body.append(h('img', { src: alternative.file, alt: `Imagem da alternativa ${alternative.letter} da questão ${question.index}`, loading: 'lazy', decoding: 'async' }))
+  }
+  label.append(body)
+  return h('div', { class: 'alternative', 'data-letter': alternative.letter },
+    h('input', { type: 'radio', name: 'alternativa', id, value: alternative.letter }),
+    label,
+    h('span', { class: 'verdict' }))
+}
+
+function formatNumber (value: number): string {
+  return value.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}
+
+/** The official facts about the item, as far as the record has them. */
+function inepFacts (inep: InepItem | null | undefined): HTMLElement[] {
+  if (inep === null || inep === undefined) return []
+  const facts: HTMLElement[] = []
+  if (inep.annulled) facts.push(h('p', { class: 'annulled' }, 'O INEP anulou esta questão: ela não conta para a nota de ninguém.'))
+  else if (inep.excludedFromScoring) facts.push(h('p', {}, 'O INEP deixou este item fora do cálculo da nota.'))
+  const details: Array<[string, string]> = []
+  if (inep.skill !== null) details.push(['Habilidade', `H${inep.skill} da matriz de ${AREA_NAMES[inep.area] ?? inep.area}`])
+  if (inep.irt !== null) details.push(['Dificuldade (parâmetro b da TRI)', formatNumber(inep.irt.b)])
+  if (details.length > 0) facts.push(h('dl', { class: 'inep' }, details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])))
+  return facts
+}
+
+function answerSection (question: QuestionRecord, fieldset: HTMLFieldSetElement): { button: HTMLButtonElement, section: HTMLElement } {
+  const section = h('section', { id: 'resposta', class: 'answer', 'aria-labelledby': 'resposta-titulo', hidden: true })
+  const button = h('button', { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'resposta' }, 'Mostrar resposta')
+  const annulled = question.inep?.annulled === true
+  const key = question.correctAlternative
+  button.addEventListener('click', () => {
+    const revealing = section.hidden
+    section.hidden = !revealing
+    button.setAttribute('aria-expanded', String(revealing))
+    button.textContent = revealing ? 'Esconder resposta' : 'Mostrar resposta'
+    fieldset.classList.toggle('revealed', revealing)
+    const chosen = fieldset.querySelector<HTMLInputElement>('input:checked')?.value
+    for (const choice of fieldset.querySelectorAll<HTMLElement>('.alternative')) {
+      const letter = choice.dataset.letter
+      const verdict = choice.querySelector('.verdict')!
+      const isKey = letter === key
+      choice.classList.toggle('correct', revealing && isKey)
+      choice.classList.toggle('wrong', revealing && !isKey && letter === chosen)
+      verdict.textContent = !revealing ? '' : isKey ? (annulled ? 'Gabarito original' : 'Resposta correta') : letter === chosen ? 'Sua resposta' : ''
+    }
+    if (!revealing) return
+    const outcome = chosen === undefined
+      ? ''
+      : annulled ? ` Você marcou ${chosen}.` : chosen === key ? ` Você marcou ${chosen}: acertou!` : ` Você marcou ${chosen}.`
+    section.replaceChildren(
+      h('h2', { id: 'resposta-titulo' }, 'Resposta'),
+      h('p', { class: 'key' }, annulled ? `Gabarito original: ${key}.${outcome}` : `Alternativa correta: ${key}.${outcome}`),
+      ...inepFacts(question.inep))
+  })
+  return { button, section }
+}
+
+/** Indexes of the exam's questions in one language (null-language questions plus that one), each once, in order. */
+function indexesInView (exam: ExamDetail, language: string | undefined): number[] {
+  const chosen = language ?? exam.languages[0]?.value
+  const indexes = exam.questions.filter((entry) => entry.language === null || entry.language === chosen).map((entry) => entry.index)
+  return [...new Set(indexes)].sort((a, b) => a - b)
+}
+
+function neighbours (exam: ExamDetail, question: QuestionRecord, language: string | undefined): HTMLElement {
+  const indexes = indexesInView(exam, language)
+  const position = indexes.indexOf(question.index)
+  const link = (index: number | undefined, text: string, rel: string) => index === undefined
+    ? h('span', { class: 'placeholder' })
+    : h('a', { href: addressOf({ kind: 'question', year: question.year, index, language }), rel }, text)
+  const previous = position > 0 ? indexes[position - 1] : undefined
+  const next = position >= 0 ? indexes[position + 1] : undefined
+  return h('nav', { class: 'pager', 'aria-label': `Questões do ENEM ${question.year}` },
+    link(previous, `← Questão ${previous}`, 'prev'),
+    h('a', { class: 'pager-middle', href: addressOf(examView(question.year, language)) }, 'Todas as questões da prova'),
+    link(next, `Questão ${next} →`, 'next'))
+}
+
+export async function questionScreen (options: ExamOptions, year: number, index: number, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
+  const [question, exam] = await Promise.all([getQuestion(year, index, requestedLanguage, signal), getExam(year, signal)])
+  const language = question.language ?? requestedLanguage
+  const alternatives = h('fieldset', { class: 'alternatives' },
+    h('legend', {}, 'Alternativas'),
+    question.alternatives.map((alternative) => alternativeChoice(alternative, question)))
+  const { button, section } = answerSection(question, alternatives)
+  const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
+  const imageLabel = `Imagem do enunciado da questão ${question.index},`
+  return {
+    title: question.title,
+    content: [
+      h('nav', { class: 'breadcrumb', 'aria-label': 'Você está em' },
+        h('a', { href: './' }, 'Início'), ' › ',
+        h('a', { href: addressOf(examView(year, language)) }, exam.title), ' › ',
+        h('span', { 'aria-current': 'page' }, `Questão ${question.index}`)),
+      h('article', { class: 'question', 'aria-labelledby': 'questao-titulo' },
+        h('h1', { id: 'questao-titulo', tabindex: -1 }, question.title),
+        details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
+        question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : STATEMENT_LANGUAGES[question.language] }), renderMarkdown(question.context, imageLabel)),
+        question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
+          setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
+        alternatives,
+        h('div', { class: 'actions' }, button),
+        section),
+      neighbours(exam, question, language),
+      h('p', { class: 'json-link' }, h('a', { href: `${questionPath(question.year, question.index)}${language === undefined ? '' : `?language=${encodeURIComponent(language)}`}`, type: 'application/json' }, 'Ver o registro em JSON'))
+    ]
+  }
+}

@@ -295,8 +295,10 @@ function endpointCases (send: SendRequest): void {
 
     test('GET / is the question browser, a page that links to the docs', async () => {
       const response = await get('/')
-      assert.equal(response.statusCode, 302)
-      assert.equal(response.headers.location, '/docs')
+      assert.equal(response.statusCode, 200)
+      assert.equal(response.headers['content-type'], 'text/html; charset=utf-8')
+      assert.match(response.body, /<html lang="pt-BR">/)
+      assert.match(response.body, /<a href="docs">/)
     })
 
     test('every JSON response says nosniff and reveals no framework', async () => {

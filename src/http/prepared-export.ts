@@ -22,6 +22,8 @@ export class PreparedExport {
   readonly #prepared: PreparedCatalog
   /** Every year the catalog holds, ascending. */
   readonly years: readonly number[]
+  /** Every line of every year, built on first use; each year's bytes are a view into it, not a copy. */
+  #allBytes: Buffer | undefined
   readonly #yearBytes = new Map<number, Buffer>()
   readonly #single = new Map<string, PreparedBody>()
   readonly #multi = new LRUCache<string, PreparedBody>({
@@ -41,7 +43,8 @@ export class PreparedExport {
     const key = whole ? 'all' : years.join(',')
     const kept = whole || years.length === 1 ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
-    const body = new PreparedBody(Buffer.concat(years.map((year) => this.#bytesOfYear(year))), {
+    const raw = whole ? this.#all() : years.length === 1 ? this.#bytesOfYear(years[0]!) : Buffer.concat(years.map((year) => this.#bytesOfYear(year)))
+    const body = new PreparedBody(raw, {
       contentType: EXPORT_CONTENT_TYPE,
       // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
       effort: 'fast',
@@ -57,15 +60,28 @@ export class PreparedExport {
   }
 
   #bytesOfYear (year: number): Buffer {
-    let bytes = this.#yearBytes.get(year)
-    if (bytes === undefined) {
-      const exam = this.#catalog.getExam(year)!
+    this.#all()
+    return this.#yearBytes.get(year)!
+  }
+
+  #all (): Buffer {
+    if (this.#allBytes === undefined) {
       const parts: Buffer[] = []
-      for (const question of exam.questions) parts.push(this.#prepared.question(question).raw, NEWLINE)
-      bytes = Buffer.concat(parts)
-      this.#yearBytes.set(year, bytes)
+      const ranges: Array<[number, number, number]> = []
+      let length = 0
+      for (const year of this.years) {
+        const start = length
+        for (const question of this.#catalog.getExam(year)!.questions) {
+          const line = this.#prepared.question(question).raw
+          parts.push(line, NEWLINE)
+          length += line.length + 1
+        }
+        ranges.push([year, start, length])
+      }
+      this.#allBytes = Buffer.concat(parts, length)
+      for (const [year, start, end] of ranges) this.#yearBytes.set(year, this.#allBytes.subarray(start, end))
     }
-    return bytes
+    return this.#allBytes
   }
 }
 

@@ -16,8 +16,8 @@ import { LIMIT_DEFAULT, LIMIT_MAX } from './schemas/parameters.ts'
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny answers is bounded too. */
 const ANSWER_ENTRY_OVERHEAD_BYTES = 256
-/** Lists of matching records kept by normalized filters, so paging through one search searches once. */
-const MATCH_CACHE_REFERENCES = 2 * 1024 * 1024
+/** Lists of matching records kept by normalized filters (references to records, a hundred or so full lists), so paging through one search searches once. */
+const MATCH_CACHE_REFERENCES = 256 * 1024
 const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
 
 /**

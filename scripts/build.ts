@@ -6,8 +6,8 @@ import { build } from 'esbuild'
  * beside it, dist/check-data.js (each a bundle of its own), so a production install
  * (`npm ci --omit=dev`) runs both with no dev tool. Bundled because start-up
  * is mostly module loading: Node 20 resolves and links each ESM file on its own, and TypeBox alone
- * is some 700 of them. Measured on the full dataset, spawn to ready went from about 1.9 s (tsc's
- * one file per source file, packages from node_modules) to about 1.1 s on the same busy machine.
+ * is hundreds of them: one bundle starts far sooner than tsc's one file per source file with
+ * packages from node_modules.
  * Type checking is `npm run typecheck` (part of `npm test`); esbuild only strips the types.
  */
 
@@ -23,7 +23,7 @@ await build({
   external: ['ioredis', '@scalar/fastify-api-reference'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  // Less for V8 to parse at every start (about 50 ms). Identifiers are not renamed, so stack traces
+  // Less for V8 to parse at every start. Identifiers are not renamed, so stack traces
   // and profiles keep their names, and name the TypeScript source with NODE_OPTIONS=--enable-source-maps.
   minifyWhitespace: true,
   minifySyntax: true,

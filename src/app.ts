@@ -9,16 +9,16 @@ import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
 import { rateLimit, type RequestCounter } from './http/plugins/rate-limit.ts'
 import { logsRequests, nextRequestId, requestLogging } from './http/plugins/request-logging.ts'
-import { installGracefulClose } from './http/graceful-close.ts'
-import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/request-limits.ts'
-import { PreparedCatalog } from './http/prepared-catalog.ts'
-import { ExamAnswers } from './http/exam-answers.ts'
+import { installGracefulClose } from './http/server/graceful-close.ts'
+import { SERVER_TIMEOUTS, clientErrorHandler, frameworkErrorHandler, httpServerOptions, installRequestLimits, type ServerTimeouts } from './http/server/request-limits.ts'
+import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
+import { ExamAnswers } from './http/answers/exam-answers.ts'
 import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
 import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
-import { FastPath, fastPathServerFactory, installFastPath } from './http/fast-path.ts'
-import { trustProxyFunction } from './http/client-address.ts'
+import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
+import { trustProxyFunction } from './http/server/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
-import { QuestionFinderAnswers } from './http/question-finder-answers.ts'
+import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -68,7 +68,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : trustProxyFunction(config.trustProxy),
     genReqId: nextRequestId,
-    // The server Fastify would make, with the fast path in front of Fastify's pipeline (src/http/fast-path.ts).
+    // The server Fastify would make, with the fast path in front of Fastify's pipeline (src/http/server/fast-path.ts).
     serverFactory: fastPathServerFactory(server),
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -78,7 +78,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     // The API takes no request bodies; anything sent with one is refused without buffering much.
     bodyLimit: 1024,
     requestIdHeader: false,
-    // A request that arrives while the server closes is still answered, with `Connection: close` (src/http/graceful-close.ts).
+    // A request that arrives while the server closes is still answered, with `Connection: close` (src/http/server/graceful-close.ts).
     return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(config.publicUrl),
     frameworkErrors: frameworkErrorHandler(config.publicUrl)

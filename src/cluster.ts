@@ -5,12 +5,12 @@ import { terminalLogDestination } from './log-destination.ts'
 
 /*
  * WEB_CONCURRENCY=N: N worker processes on one port (node:cluster), so one machine's cores all
- * serve. Each worker is the ordinary server (src/server.ts): it loads the dataset itself (with the
- * full dataset about 0.7 s and 160-180 MB of memory per worker; nothing is shared between
+ * serve. Each worker is the ordinary server (src/server.ts): it loads the dataset itself (its own
+ * time and memory per worker, figures in bench/results.md; nothing is shared between
  * workers) and runs its own rate limiter, so with the in-memory store each worker counts alone
  * (a client gets up to N times the limit); set REDIS_URL to share one count. The primary only
  * forks, restarts and forwards signals: it loads no dataset and serves nothing (it does import
- * the app's modules, as src/server.ts imports them statically: about 120 MB).
+ * the app's modules, as src/server.ts imports them statically).
  */
 
 /** Pino's numeric levels, so the primary's lines read like the workers' in any log pipeline. */

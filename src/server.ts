@@ -4,7 +4,7 @@ import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { loadDataset } from './data/load-dataset.ts'
-import { startDraining } from './http/graceful-close.ts'
+import { startDraining } from './http/server/graceful-close.ts'
 import { StartUpError, checkDataDir, checkListenAddress, describeListenError } from './start-up-checks.ts'
 
 /** Dataset errors logged one by one at a refused start; check-data lists them all. */
@@ -72,7 +72,7 @@ async function main (): Promise<void> {
 
   // Shutdown: /readyz fails at once and the server serves on for the drain delay, every answer
   // saying `Connection: close`, so a balancer has time to notice and no client is cut off; then it
-  // stops accepting, finishes the answers in flight (src/http/graceful-close.ts) and exits.
+  // stops accepting, finishes the answers in flight (src/http/server/graceful-close.ts) and exits.
   // A second signal skips what is left of the drain delay.
   let stopping = false
   let closing = false

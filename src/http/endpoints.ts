@@ -2,9 +2,9 @@ import type { Static, TObject, TSchema } from 'typebox'
 import Type from 'typebox'
 import { QuestionSchema } from '../data/record-schemas.ts'
 import type { ErrorStatus } from './errors.ts'
-import type { ExamAnswers } from './exam-answers.ts'
-import type { PreparedBody } from './prepared-body.ts'
-import type { QuestionFinderAnswers } from './question-finder-answers.ts'
+import type { ExamAnswers } from './answers/exam-answers.ts'
+import type { PreparedBody } from './answers/prepared-body.ts'
+import type { QuestionFinderAnswers } from './answers/question-finder-answers.ts'
 import {
   ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, RandomDrawSchema, RandomQuestionsQuerySchema
 } from './schemas/finding.ts'
@@ -15,7 +15,7 @@ import { ExamDetailSchema, ExamListSchema, QuestionPageSchema } from './schemas/
 
 /*
  * The one table of the JSON endpoints. The Fastify routes (src/http/routes/api-routes.ts), the
- * fast path (src/http/fast-path.ts) and the OpenAPI document (built from those routes) all read
+ * fast path (src/http/server/fast-path.ts) and the OpenAPI document (built from those routes) all read
  * it: an endpoint or a parameter added here is validated, documented and answered the same way
  * by both request paths. The fast path takes from the schemas the patterns it checks values with;
  * a parameter whose schema has no pattern is left to Fastify's validation, never ignored.

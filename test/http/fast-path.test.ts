@@ -6,15 +6,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptio
 import { inject, type Response as InjectResponse } from 'light-my-request'
 import { app as appPlugin, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
-import { ExamAnswers } from '../../src/http/exam-answers.ts'
-import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/fast-path.ts'
+import { ExamAnswers } from '../../src/http/answers/exam-answers.ts'
+import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
 import type { RateLimitState, RequestCounter } from '../../src/http/plugins/rate-limit.ts'
-import { PreparedCatalog } from '../../src/http/prepared-catalog.ts'
-import { QuestionFinderAnswers } from '../../src/http/question-finder-answers.ts'
+import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
+import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 
 /*
- * The fast path (src/http/fast-path.ts) answers most successful exam requests before Fastify sees
+ * The fast path (src/http/server/fast-path.ts) answers most successful exam requests before Fastify sees
  * them. These tests send each request both ways, through the server's own request listener (fast
  * path first, Fastify for the rest) and through `app.inject` (Fastify only), and require the same
  * answer; they also check which of the two answered, so a fast path that declined everything

@@ -7,7 +7,7 @@ import Type from 'typebox'
 import { app as appPlugin, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { ENDPOINTS, type Endpoint } from '../../src/http/endpoints.ts'
-import { PreparedBody } from '../../src/http/prepared-body.ts'
+import { PreparedBody } from '../../src/http/answers/prepared-body.ts'
 import { stringParameter } from '../../src/http/schemas/parameters.ts'
 import { TEST_PUBLIC_URL, loadTestDataset, type Cleanup } from '../helper.ts'
 

@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import type { Redis, Result } from 'ioredis'
 import { LRUCache } from 'lru-cache'
-import { rateLimitKey, validAddressOr } from '../client-address.ts'
+import { rateLimitKey, validAddressOr } from '../server/client-address.ts'
 import { ApiError } from '../errors.ts'
 import { REDIS_BREAKER, RedisBreaker, connectRedis, isRedisTimeout, type RedisBreakerSettings, type RedisOutageLog } from './redis.ts'
 
 /**
  * Most clients whose counters the in-memory store keeps (least recently seen are dropped first).
- * Every key is an IP address of at most 45 characters (src/http/client-address.ts), never text a
+ * Every key is an IP address of at most 45 characters (src/http/server/client-address.ts), never text a
  * client chose, so this bounds the store's bytes as well as its entries whatever the traffic; the
  * README gives the heap it takes when full, as bench/rate-limit-memory.ts measures it. Dropping a
  * counter only gives that client a fresh quota, so the bound matters only when more distinct
@@ -19,7 +19,7 @@ export const LOCAL_STORE_MAX_CLIENTS = 100_000
 
 /**
  * The heap the in-memory store may take when full, with the longest keys there are (IPv6 /64
- * prefixes), and the IPv6 key cache of src/http/client-address.ts full too. Measured by
+ * prefixes), and the IPv6 key cache of src/http/server/client-address.ts full too. Measured by
  * bench/rate-limit-memory.ts; test/http/rate-limit-key.test.ts holds the store to it.
  */
 export const LOCAL_STORE_MAX_HEAP_BYTES = 20 * 1024 * 1024
@@ -162,7 +162,7 @@ export interface RateLimitState {
 
 /**
  * The one quota store of the app and how a request is counted in it: @fastify/rate-limit counts
- * the Fastify routes through it, and the fast path (src/http/fast-path.ts) counts its own
+ * the Fastify routes through it, and the fast path (src/http/server/fast-path.ts) counts its own
  * requests with `count`, by the same key and with the plugin's arithmetic, so a client has one
  * quota whichever path answers it.
  */

@@ -146,7 +146,7 @@ export interface RedisConnection {
  */
 export async function connectRedis (url: string, log: FastifyBaseLogger): Promise<RedisConnection> {
   const outage = new RedisOutageLog(log)
-  // Loaded here, not at the top: ioredis costs ~100 ms of start-up that a server without REDIS_URL never needs.
+  // Loaded here, not at the top: ioredis is a visible share of start-up that a server without REDIS_URL never needs.
   const { Redis } = await import('ioredis')
   const client = new Redis(url, {
     connectionName: 'enem-api',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
-import { sendPrepared } from '../prepared-body.ts'
+import { sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
 
@@ -13,7 +13,7 @@ export interface ApiRoutesOptions {
 /**
  * Every endpoint of the table (src/http/endpoints.ts) as a Fastify route: the schemas check the
  * grammar (400) and document the operation; the table's answer does the rest. Most successful
- * answers never come here: the fast path (src/http/fast-path.ts) answers them from the same table.
+ * answers never come here: the fast path (src/http/server/fast-path.ts) answers them from the same table.
  */
 export async function apiRoutes (app: FastifyInstance, { sources, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
   for (const endpoint of endpoints) {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
-import { PreparedBody, sendPrepared } from '../prepared-body.ts'
+import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 import { API_BASE } from '../endpoints.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 
@@ -91,7 +91,7 @@ Scalar.createApiReference('#app', Object.assign(${JSON.stringify(configuration)}
  * and without the plugin's own copies of the document.
  */
 async function loadScalarBundle (): Promise<Buffer> {
-  // Imported on the first visit to /docs, not at start-up: the module alone costs ~250 ms.
+  // Imported on the first visit to /docs, not at start-up: the module alone would be a large part of start-up.
   const { default: scalarApiReference } = await import('@scalar/fastify-api-reference')
   const scratch = Fastify({ logger: false })
   try {
@@ -203,7 +203,7 @@ interface DocsAssets {
 
 /** The page and its assets, built on the first visit: most API servers never serve /docs. */
 async function buildDocsAssets (): Promise<DocsAssets> {
-  // Bundles served once per process: compressing 4 MB of JavaScript at the best ratio would
+  // Bundles served once per process: compressing megabytes of JavaScript at the best ratio would
   // cost seconds on the first visit, the fast level costs a fraction of that.
   const bundle = new PreparedBody(await loadScalarBundle(), { contentType: 'application/javascript; charset=utf-8', effort: 'fast' })
   const init = new PreparedBody(Buffer.from(scalarInitScript()), { contentType: 'application/javascript; charset=utf-8' })

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { ApiError, describeValue } from '../errors.ts'
-import { PreparedBody, sendPrepared } from '../prepared-body.ts'
+import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 
 export interface FileRoutesOptions {
   dataDir: string
@@ -38,7 +38,7 @@ const SVG_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-
 /**
  * Serves the question images of the dataset under /files, as the rewritten addresses in records
  * point. Whole files come from a bounded in-memory cache with a strong ETag (streaming each one
- * from disk cost ~1.5 ms of CPU per 359 KB image); byte ranges go to @fastify/static.
+ * from disk cost several times the CPU of sending it from memory); byte ranges go to @fastify/static.
  */
 export async function fileRoutes (app: FastifyInstance, { dataDir, servableFiles }: FileRoutesOptions): Promise<void> {
   const root = path.resolve(dataDir)

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { ApiError, describeValue } from '../errors.ts'
-import { PreparedBody, sendPrepared } from '../prepared-body.ts'
+import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 
 /*
  * GET / : the question browser, a page for people (src/web/), a small client of the public API.

@@ -2,13 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import type { TSchema } from 'typebox'
 import { clientAddress, type TrustProxy } from './client-address.ts'
-import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from './endpoints.ts'
-import { ApiError, errorBody } from './errors.ts'
-import { preparedAnswer, type PreparedAnswer, type PreparedBody } from './prepared-body.ts'
-import { accessLogEntry, nextRequestId } from './plugins/request-logging.ts'
+import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { ApiError, errorBody } from '../errors.ts'
+import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
+import { accessLogEntry, nextRequestId } from '../plugins/request-logging.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
-import type { RateLimitState, RequestCounter } from './plugins/rate-limit.ts'
-import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from './response-headers.ts'
+import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
+import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests

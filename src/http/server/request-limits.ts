@@ -1,10 +1,11 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import type { ServerSocket } from './server-socket.ts'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config.ts'
-import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from './errors.ts'
-import { ERROR_ANSWER_HEADERS } from './response-headers.ts'
-import { logRequest } from './plugins/request-logging.ts'
+import type { Config } from '../../config.ts'
+import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from '../errors.ts'
+import { ERROR_ANSWER_HEADERS } from '../response-headers.ts'
+import { logRequest } from '../plugins/request-logging.ts'
 
 /**
  * How long a client may take, at the socket level. Exported so tests can shorten them; the
@@ -131,15 +132,6 @@ function lingerBeforeClosing (socket: Socket): void {
   }
 }
 
-/** A server-side socket with the libuv handle Node writes through. */
-interface WritingSocket extends Socket {
-  /**
-   * Bytes libuv still holds, not yet taken by the kernel: Node's own socket timeout reads the same
-   * number (net.js, Socket#_onTimeout) to tell a write in progress from a stalled one.
-   */
-  _handle?: { writeQueueSize?: number } | null
-}
-
 /** Where an answer stood at the last sweep, and since when it has not moved. */
 interface WriteProgress {
   flushed: number
@@ -159,9 +151,9 @@ interface WriteProgress {
  */
 export function guardConnections (server: Server, { max, stallTimeoutMs }: Config['connections']): void {
   server.maxConnections = max
-  const sockets = new Set<WritingSocket>()
-  const progress = new WeakMap<WritingSocket, WriteProgress>()
-  server.on('connection', (socket: WritingSocket) => {
+  const sockets = new Set<ServerSocket>()
+  const progress = new WeakMap<ServerSocket, WriteProgress>()
+  server.on('connection', (socket: ServerSocket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
@@ -235,11 +227,6 @@ export function frameworkErrorHandler (publicUrl: string) {
     reply.raw.once('finish', () => logRequest(request, reply))
     sendError(reply.headers(ERROR_ANSWER_HEADERS), publicUrl, status, message)
   }
-}
-
-/** The socket of a server-side connection, with the response Node is writing on it, if any. */
-interface ServerSocket extends Socket {
-  _httpMessage?: { headersSent: boolean } | null
 }
 
 /** How long a refused client gets to read the answer before its connection is dropped. */

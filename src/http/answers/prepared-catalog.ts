@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
-import type { Catalog, Exam } from '../data/catalog.ts'
-import type { Question } from '../data/record-schemas.ts'
+import type { Catalog, Exam } from '../../data/catalog.ts'
+import type { Question } from '../../data/record-schemas.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */

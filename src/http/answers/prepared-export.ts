@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import type { Catalog } from '../data/catalog.ts'
+import type { Catalog } from '../../data/catalog.ts'
 import { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 

@@ -1,14 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-
-/**
- * A server-side socket as Node's HTTP server keeps it: `_httpMessage` is the response it is
- * writing, from the moment the request is handed to the app until that response has finished.
- */
-interface ServerSocket extends Socket {
-  _httpMessage?: ServerResponse | null
-}
+import type { ServerSocket } from './server-socket.ts'
 
 /**
  * How long a connection without an answer in progress is kept once closing begins: one just
@@ -28,8 +20,8 @@ const CLOSE_GRACE_MS = 1_000
  * once, resetting that request), then is dropped unless it is answering by then.
  *
  * Nothing runs per request: which connections are answering is read off Node's own record
- * (`socket._httpMessage`) when closing begins. A per-request listener cost about 2% of the CPU
- * of a fast-path answer.
+ * (`socket._httpMessage`) when closing begins. A per-request listener showed in the
+ * profile of a fast-path answer.
  */
 export function installGracefulClose (app: FastifyInstance): void {
   const connections = new Set<ServerSocket>()
@@ -70,7 +62,7 @@ function closeAfterAnswer (socket: ServerSocket): boolean {
 
 /**
  * The first step of a shutdown, while the server still accepts connections: every answer from now
- * on, whichever path sends it (src/http/fast-path.ts or Fastify), says `Connection: close` and
+ * on, whichever path sends it (src/http/server/fast-path.ts or Fastify), says `Connection: close` and
  * ends its connection once sent, so keep-alive clients reconnect (to another replica, once the
  * balancer has seen /readyz fail) instead of holding a connection the server is about to close.
  * Added only then, ahead of the server's own request listener: nothing runs per request before.

@@ -1,8 +1,8 @@
-import type { Catalog, Exam } from '../data/catalog.ts'
-import { ApiError, describeValue } from './errors.ts'
+import type { Catalog, Exam } from '../../data/catalog.ts'
+import { ApiError, describeValue } from '../errors.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
-import { LIMIT_DEFAULT, LIMIT_MAX, type QuestionListQuery, type QuestionQuery } from './schemas/parameters.ts'
+import { LIMIT_DEFAULT, LIMIT_MAX, type QuestionListQuery, type QuestionQuery } from '../schemas/parameters.ts'
 
 /**
  * The prepared body that answers each request of the four exam endpoints, from parameter values

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
 import proxyAddr from '@fastify/proxy-addr'
 import { normalizeIP } from '@fastify/rate-limit'
-import type { Config } from '../config.ts'
+import type { Config } from '../../config.ts'
 
 /** Whether the hop at position `i` (0: the socket's peer), with this address, may name the one before it. */
 export type TrustProxy = (address: string, hop: number) => boolean
@@ -53,9 +53,9 @@ const IPV6_KEYS_MAX = 10_000
 /**
  * The rate-limit key of a client address (from clientAddress or validAddressOr, so an IP address
  * of at most MAX_ADDRESS_LENGTH characters): @fastify/rate-limit's normalizeIP (IPv6 grouped by
- * /64, IPv4-mapped IPv6 as IPv4), used by both request paths. normalizeIP costs about 12 us for an
- * IPv4-mapped address (every IPv4 client of a server listening on `::`), so IPv6 results are
- * remembered; an IPv4 address is its own key.
+ * /64, IPv4-mapped IPv6 as IPv4), used by both request paths. normalizeIP is costly for an
+ * IPv4-mapped address (every IPv4 client of a server listening on `::`) next to a fast-path
+ * answer, so IPv6 results are remembered; an IPv4 address is its own key.
  */
 export function rateLimitKey (address: string): string {
   if (!address.includes(':')) return address

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { JSON_CONTENT_TYPE } from './response-headers.ts'
+import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -136,7 +136,7 @@ export interface PreparedAnswer {
  * The answer of a prepared body to a request with these validators: 304 when the client's copy is
  * current, otherwise the encoding it asked for. Decides ETag, Vary, Content-Type and
  * Content-Encoding; the caller adds Cache-Control. Shared by the Fastify routes and the fast path
- * (src/http/fast-path.ts), so both answer alike. Allocates nothing: each body keeps its few answers.
+ * (src/http/server/fast-path.ts), so both answer alike. Allocates nothing: each body keeps its few answers.
  */
 export function preparedAnswer (body: PreparedBody, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
   if (etagMatches(ifNoneMatch, body.etag)) return body.answer('not-modified')

@@ -99,7 +99,7 @@ async function readSource (dataDir: string) {
   return { exams, official, filesByYear, recordsByYear }
 }
 
-/** API.md's language view, computed from the source: null-language plus the language, by index, null first. */
+/** The contract's language view, computed from the source: null-language plus the language, by index, null first. */
 function expectedView (exam: SourceExam, records: SourceRecord[], language: string | null): SourceRecord[] {
   const rank = (record: SourceRecord) => (record.language === null ? 0 : 1)
   return records.filter((record) => record.language === null || record.language === language)
@@ -182,7 +182,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     assert.equal(views, 28) // 13 exams in two languages, 2011 in one, 2009 in none
   })
 
-  test('every record of every view is reachable by its single-question URL, unless API.md lets a variant shadow it', async () => {
+  test('every record of every view is reachable by its single-question URL, unless the contract lets a variant shadow it', async () => {
     let reached = 0
     const shadowed: string[] = []
     for (const exam of source.exams) {

@@ -1,5 +1,5 @@
 /**
- * What the loader found wrong with a dataset. DATA.md's rule: a record that breaks the seed's
+ * What the loader found wrong with a dataset. The rule: a record that breaks the contract's
  * types is an error (the service refuses to start); a record whose parts disagree is a warning
  * (logged, and the record is served as it is).
  */

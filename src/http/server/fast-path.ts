@@ -8,7 +8,7 @@ import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answe
 import { accessLogEntry, nextRequestId } from '../plugins/request-logging.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
-import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL, NO_STORE } from '../response-headers.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -255,13 +255,17 @@ export class FastPath {
     return answer
   }
 
-  /** Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the next time. */
+  /**
+   * Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the
+   * next time, unless the body is never reused (an unseeded draw, `no-store`): a weak-map entry per
+   * one-off answer costs the garbage collector more than building its list.
+   */
   #headerList (body: PreparedBody, answer: PreparedAnswer): Array<string | number> {
     const headers: Record<string, string | number> = { ...EVERY_ANSWER_HEADERS, 'cache-control': body.cacheControl ?? JSON_CACHE_CONTROL, ...answer.headers }
     // A 304 has no body and, as Fastify sends it, no Content-Length.
     if (answer.payload !== undefined) headers['content-length'] = answer.payload.length
     const list = Object.entries(headers).flat()
-    this.#headerLists.set(answer, list)
+    if (body.cacheControl !== NO_STORE) this.#headerLists.set(answer, list)
     return list
   }
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import type { TSchema } from 'typebox'
+import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from './client-address.ts'
 import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { ApiError, errorBody } from '../errors.ts'
@@ -65,11 +66,18 @@ interface Grammar {
   readonly maxLength: number
 }
 
+/** One segment of an endpoint's path: a literal, or the name and grammar of a path parameter (one shape for both, so the matcher's reads stay monomorphic). */
+interface Segment {
+  readonly literal: string | null
+  readonly name: string
+  readonly grammar: Grammar | null
+}
+
 /** One endpoint as the fast path matches it. */
 interface Matcher {
   readonly endpoint: Endpoint
   /** Segments of the path after API_BASE: a literal, or the name and grammar of a path parameter. */
-  readonly segments: ReadonlyArray<{ literal: string } | { name: string, grammar: Grammar }>
+  readonly segments: readonly Segment[]
   /** Query parameters by name: their grammar, or null when the schema gives none the fast path can check. */
   readonly query: ReadonlyMap<string, Grammar | null>
 }
@@ -79,7 +87,7 @@ function grammarOf (schema: TSchema): Grammar | undefined {
   const { type, pattern, minLength, maxLength } = schema as { type?: unknown, pattern?: unknown, minLength?: unknown, maxLength?: unknown }
   if (type !== 'string' || typeof pattern !== 'string') return undefined
   return {
-    pattern: new RegExp(pattern, 'u'),
+    pattern: new RegExp(pattern),
     minLength: typeof minLength === 'number' ? minLength : 0,
     maxLength: typeof maxLength === 'number' ? maxLength : Number.POSITIVE_INFINITY
   }
@@ -97,18 +105,18 @@ function accepts (grammar: Grammar, value: string): boolean {
 function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Matcher[]> {
   const byCount = new Map<number, Matcher[]>()
   for (const endpoint of endpoints) {
-    const segments: Matcher['segments'][number][] = []
+    const segments: Segment[] = []
     let checkable = true
     for (const part of endpoint.path.slice(1).split('/')) {
       if (!part.startsWith(':')) {
-        segments.push({ literal: part })
+        segments.push({ literal: part, name: '', grammar: null })
         continue
       }
       const name = part.slice(1)
       const schema = endpoint.params.properties[name]
       const grammar = schema === undefined ? undefined : grammarOf(schema)
       if (grammar === undefined) checkable = false
-      else segments.push({ name, grammar })
+      else segments.push({ literal: null, name, grammar })
     }
     if (!checkable) continue
     const query = new Map(Object.entries(endpoint.querystring.properties).map(([name, schema]) => [name, grammarOf(schema) ?? null]))
@@ -116,10 +124,13 @@ function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Ma
     list.push({ endpoint, segments, query })
     byCount.set(segments.length, list)
   }
-  const literals = (matcher: Matcher) => matcher.segments.filter((segment) => 'literal' in segment).length
+  const literals = (matcher: Matcher) => matcher.segments.filter((segment) => segment.literal !== null).length
   for (const list of byCount.values()) list.sort((a, b) => literals(b) - literals(a))
   return byCount
 }
+
+/** Bytes of the bodies kept by URL (counted whole, though most are shared with the answers' caches). */
+const BODIES_BY_URL_BYTES = 16 * 1024 * 1024
 
 /** Most error answers kept by URL (each well under 1 KB with its key). */
 const ERROR_ANSWERS_MAX = 1_000
@@ -157,6 +168,15 @@ export class FastPath {
    * many. Cleared when full, so a flood of distinct bad URLs costs memory for at most this many.
    */
   readonly #errorAnswers = new Map<string, ErrorAnswer>()
+
+  /**
+   * Bodies by request URL: a repeated address skips parsing, matching and the answer's own lookups.
+   * Bounded in bytes; most bodies are shared with the answers' own caches, so an entry costs little more than its key.
+   */
+  readonly #bodiesByUrl = new LRUCache<string, PreparedBody>({
+    maxSize: BODIES_BY_URL_BYTES,
+    sizeCalculation: (body, url) => body.raw.length + url.length
+  })
 
   constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
     this.#sources = sources
@@ -279,7 +299,7 @@ export class FastPath {
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
     if (declaresBody(request.headers) || lacksHost(request)) return undefined
 
-    const known = this.#errorAnswers.get(url)
+    const known = this.#errorAnswers.get(url) ?? this.#bodiesByUrl.get(url)
     if (known !== undefined) return known
 
     const queryStart = url.indexOf('?')
@@ -296,7 +316,10 @@ export class FastPath {
       const values = parseQuery(query, matcher.query)
       if (values === undefined) return undefined
       try {
-        return matcher.endpoint.answer(this.#sources, params, values)
+        const body = matcher.endpoint.answer(this.#sources, params, values)
+        // The same address always gets the same body, but for one never reused (an unseeded draw).
+        if (body.cacheControl === undefined) this.#bodiesByUrl.set(url, body)
+        return body
       } catch (error) {
         // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
         // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
@@ -312,19 +335,22 @@ export class FastPath {
  * parameter within its grammar; undefined otherwise (a value off the grammar is Fastify's 400).
  */
 function matchPath (matcher: Matcher, segments: readonly string[]): ParameterValues | undefined {
-  const params: Record<string, string> = {}
+  let params: Record<string, string> | undefined
   for (let position = 0; position < segments.length; position++) {
     const expected = matcher.segments[position]!
     const segment = segments[position]!
-    if ('literal' in expected) {
+    if (expected.literal !== null) {
       if (segment !== expected.literal) return undefined
     } else {
-      if (!accepts(expected.grammar, segment)) return undefined
+      if (!accepts(expected.grammar!, segment)) return undefined
+      params ??= {}
       params[expected.name] = segment
     }
   }
-  return params
+  return params ?? NO_VALUES
 }
+
+const NO_VALUES: ParameterValues = Object.freeze({})
 
 /**
  * The known parameters of a query string when every one follows its grammar and appears at most

@@ -26,6 +26,9 @@ export const EVERY_ANSWER_HEADERS = {
 /** Cache-Control of successful JSON answers: the data only changes with a redeploy. */
 export const JSON_CACHE_CONTROL = 'public, max-age=3600'
 
+/** Cache-Control of bytes whose address changes with their content (dataset files, hashed assets): kept a year. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+
 /** Cache-Control of answers that must not be reused: errors, health checks, unseeded random draws. */
 export const NO_STORE = 'no-store'
 

@@ -1,17 +1,10 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Question } from '../../src/data/record-schemas.ts'
 import { build, requestPaths, TEST_PUBLIC_URL, type ErrorResponseBody, type SendRequest } from '../helper.ts'
 
-interface QuestionBody {
-  title: string
-  index: number
-  language: string | null
-  discipline: string | null
-  year: number
-  context: string | null
-  files: string[]
-  alternatives: Array<{ letter: string, text: string | null, file: string | null, isCorrect: boolean }>
-}
+/** A question record as served: the record schema's own type. */
+type QuestionBody = Question
 interface PageBody {
   metadata: { limit: number, offset: number, total: number, hasMore: boolean }
   questions: QuestionBody[]

@@ -1,21 +1,11 @@
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Question } from '../../src/data/record-schemas.ts'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
-import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
+import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
 
-interface QuestionBody {
-  title: string
-  index: number
-  language: string | null
-  discipline: string | null
-  year: number
-  context: string | null
-  files: string[]
-  alternativesIntroduction: string | null
-  alternatives: Array<{ letter: string, text: string | null, file: string | null, isCorrect: boolean }>
-  inep: { annulled: boolean } | null
-}
+/** A question record as served: the record schema's own type. */
+type QuestionBody = Question
 interface PageBody {
   metadata: { limit: number, offset: number, total: number, hasMore: boolean }
   questions: QuestionBody[]
@@ -26,16 +16,11 @@ interface DrawBody {
 }
 interface ExamSummaryBody { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
 
-/** The sample dataset, or the full one when ENEM_DATA_DIR is set. */
-let app: FastifyInstance
-let exams: ExamSummaryBody[]
-before(async () => {
-  app = await buildTestApp(FULL_DATA_DIR === undefined ? {} : { ENEM_DATA_DIR: FULL_DATA_DIR })
-  exams = (await app.inject('/v1/exams')).json<ExamSummaryBody[]>()
-})
-after(async () => { await app.close() })
+/** The sample dataset, or the full one when ENEM_DATA_DIR is set; requests through the server's own listener. */
+const server = await build({ after }, FULL_DATA_DIR === undefined ? {} : { ENEM_DATA_DIR: FULL_DATA_DIR })
+const exams = (await server.request('/v1/exams')).json<ExamSummaryBody[]>()
 
-const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
+const get = (url: string, headers: Record<string, string> = {}) => server.request({ method: 'GET', url, headers })
 const key = (question: QuestionBody) => `${question.year}/${question.index}/${question.language ?? '-'}`
 
 async function json<T> (url: string): Promise<T> {
@@ -161,7 +146,7 @@ describe('GET /v1/questions', () => {
     assert.equal(brotliDecompressSync(br.rawPayload).toString(), response.body)
     const gzip = await get(url, { 'accept-encoding': 'gzip' })
     assert.equal(gunzipSync(gzip.rawPayload).toString(), response.body)
-    const head = await app.inject({ method: 'HEAD', url })
+    const head = await server.request({ method: 'HEAD', url })
     assert.equal(head.statusCode, 200)
     assert.equal(head.body, '')
     assert.equal(head.headers.etag, etag)
@@ -334,19 +319,19 @@ describe('errors of the new parameters (the contract\'s table)', () => {
     for (const url of ['/v1/questions?limit=3', '/v1/questions/random?seed=5', '/v1/export/questions.jsonl']) {
       const slashed = url.replace('?', '/?').replace(/jsonl$/, 'jsonl/')
       assert.equal((await get(slashed)).body, (await get(url)).body, slashed)
-      const head = await app.inject({ method: 'HEAD', url })
+      const head = await server.request({ method: 'HEAD', url })
       const full = await get(url)
       assert.equal(head.statusCode, 200)
       assert.equal(head.body, '')
       for (const name of ['etag', 'content-type', 'cache-control', 'content-disposition']) assert.equal(head.headers[name], full.headers[name], `${url} ${name}`)
-      const preflight = await app.inject({ method: 'OPTIONS', url, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } })
+      const preflight = await server.request({ method: 'OPTIONS', url, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } })
       assert.equal(preflight.statusCode, 204)
     }
   })
 
   test('405 for another method, with Allow', async () => {
     for (const url of ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']) {
-      const response = await app.inject({ method: 'DELETE', url })
+      const response = await server.request({ method: 'DELETE', url })
       assert.equal(response.statusCode, 405, url)
       assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS')
     }
@@ -380,20 +365,16 @@ test('2,000 seeded hostile query strings: always 200, 400 or 422 with the error 
   for (const status of [200, 400, 422]) assert.ok((seen.get(status) ?? 0) > 50, `status ${status} seen ${seen.get(status) ?? 0} times`)
 })
 
-test('the new endpoints count against the rate limit, the export once per download', async () => {
-  const limited = await buildTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m' })
-  try {
-    const urls = ['/v1/questions?q=agua', '/v1/questions/random', '/v1/export/questions.jsonl']
-    for (const [i, url] of urls.entries()) {
-      const response = await limited.inject(url)
-      assert.equal(response.statusCode, 200, url)
-      assert.equal(response.headers['ratelimit-limit'], '3')
-      assert.equal(response.headers['ratelimit-remaining'], String(2 - i))
-    }
-    const refused = await limited.inject('/v1/questions')
-    assert.equal(refused.statusCode, 429)
-    assert.match(String(refused.headers['retry-after']), /^\d+$/)
-  } finally {
-    await limited.close()
+test('the new endpoints count against the rate limit, the export once per download', async (t) => {
+  const limited = await build(t, { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1m' })
+  const urls = ['/v1/questions?q=agua', '/v1/questions/random', '/v1/export/questions.jsonl']
+  for (const [i, url] of urls.entries()) {
+    const response = await limited.request(url)
+    assert.equal(response.statusCode, 200, url)
+    assert.equal(response.headers['ratelimit-limit'], '3')
+    assert.equal(response.headers['ratelimit-remaining'], String(2 - i))
   }
+  const refused = await limited.request('/v1/questions')
+  assert.equal(refused.statusCode, 429)
+  assert.match(String(refused.headers['retry-after']), /^\d+$/)
 })

@@ -28,11 +28,8 @@ export class ExamAnswers {
   }
 
   questionPage (year: string, query: QuestionListQuery): PreparedBody {
-    const limit = query.limit === undefined ? LIMIT_DEFAULT : Number(query.limit)
-    const offset = query.offset === undefined ? 0 : Number(query.offset)
     const yearNumber = parseYear(year)
-    if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
-    if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+    const { limit, offset } = readPaging(query)
     const exam = this.#examOfYear(yearNumber)
     const language = chooseLanguage(exam, query.language)
     const discipline = chooseDiscipline(exam, query.discipline)
@@ -86,4 +83,16 @@ function chooseDiscipline (exam: Exam, requested: string | undefined): string | 
     throw new ApiError(422, `discipline ${describeValue(requested)} is not a discipline of ${exam.summary.title}: it offers ${exam.disciplineSlugs.join(', ')}`)
   }
   return requested
+}
+
+/**
+ * `limit` and `offset` of a list request, defaults applied and range checked (422); their grammar
+ * was checked before. Every paged endpoint reads them here.
+ */
+export function readPaging (query: { limit?: string | undefined, offset?: string | undefined }): { limit: number, offset: number } {
+  const limit = query.limit === undefined ? LIMIT_DEFAULT : Number(query.limit)
+  const offset = query.offset === undefined ? 0 : Number(query.offset)
+  if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
+  if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+  return { limit, offset }
 }

@@ -48,7 +48,10 @@ export class PreparedCatalog {
     return this.#questions.get(question)!
   }
 
-  /** One page of a language view, as `{ metadata, questions }`. */
+  /**
+   * One page of a list of questions (an exam's language view, or the matches of a search), as
+   * `{ metadata, questions }`. The list must be kept as it is (it is known by identity).
+   */
   page (view: readonly Question[], offset: number, limit: number): PreparedBody {
     let viewId = this.#viewIds.get(view)
     if (viewId === undefined) {
@@ -62,20 +65,27 @@ export class PreparedCatalog {
     const items = view.slice(offset, offset + limit)
     const total = view.length
     const metadata = { limit, offset, total, hasMore: offset + items.length < total }
-    const head = `{"metadata":${JSON.stringify(metadata)},"questions":[`
+    const page = this.list(`{"metadata":${JSON.stringify(metadata)},"questions":[`, items)
+    this.#pages.set(key, page)
+    return page
+  }
+
+  /**
+   * `head` + the questions' prepared bytes, comma-separated, + `]}`: a JSON object whose last
+   * member is the array of the questions, never re-serialized. Its tag derives from the head and
+   * the questions' tags.
+   */
+  list (head: string, items: readonly Question[], options: { cacheControl?: string } = {}): PreparedBody {
     const itemBodies = items.map((item) => this.question(item))
     // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
     const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
-
     const parts: Buffer[] = [Buffer.from(head)]
     itemBodies.forEach((body, position) => {
       if (position > 0) parts.push(COMMA)
       parts.push(body.raw)
     })
     parts.push(CLOSE)
-    const page = new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast' })
-    this.#pages.set(key, page)
-    return page
+    return new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast', ...options })
   }
 }
 

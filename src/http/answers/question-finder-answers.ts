@@ -5,12 +5,12 @@ import { QuestionFinder, type QuestionFilters } from '../../data/question-finder
 import { parseSearchQuery, SEARCH_TEXT_MAX_LENGTH } from '../../data/question-search.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
 import { ApiError, describeValue } from '../errors.ts'
-import { PreparedBody, strongEtagOf } from './prepared-body.ts'
+import { readPaging } from './exam-answers.ts'
+import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
 import { NO_STORE } from '../response-headers.ts'
 import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from '../schemas/finding.ts'
-import { LIMIT_DEFAULT, LIMIT_MAX } from '../schemas/parameters.ts'
 
 /** Answers kept by normalized request, with their compressed forms. */
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
@@ -60,10 +60,7 @@ export class QuestionFinderAnswers {
 
   /** GET /v1/questions */
   questions (query: FindQuestionsQuery): PreparedBody {
-    const limit = query.limit === undefined ? LIMIT_DEFAULT : Number(query.limit)
-    const offset = query.offset === undefined ? 0 : Number(query.offset)
-    if (limit < 1 || limit > LIMIT_MAX) throw new ApiError(422, `limit must be between 1 and ${LIMIT_MAX}, got ${limit}`)
-    if (offset < 0) throw new ApiError(422, `offset must be 0 or more, got ${offset}`)
+    const { limit, offset } = readPaging(query)
     // A request seen before, spelled the same, skips normalizing (folding and stemming `q`).
     const rawKey = `as-sent|page|${rawFiltersKey(query)}|${offset}|${limit}`
     const seen = this.#answers.get(rawKey)
@@ -76,10 +73,7 @@ export class QuestionFinderAnswers {
       return cached
     }
 
-    const matches = this.#matching(filters, key)
-    const items = matches.slice(offset, offset + limit)
-    const metadata = { limit, offset, total: matches.length, hasMore: offset + items.length < matches.length }
-    const body = this.#listBody(`{"metadata":${JSON.stringify(metadata)},"questions":[`, items)
+    const body = this.#prepared.page(this.#matching(filters, key), offset, limit)
     this.#answers.set(answerKey, body)
     this.#answers.set(rawKey, body)
     return body
@@ -109,7 +103,7 @@ export class QuestionFinderAnswers {
     }
     const seed = requestedSeed ?? pickSeed()
     const drawn = drawDistinct(this.#matching(filters, key), count, seed)
-    const body = this.#listBody(`{"seed":${seed},"questions":[`, drawn, requestedSeed === undefined ? NO_STORE : undefined)
+    const body = this.#prepared.list(`{"seed":${seed},"questions":[`, drawn, requestedSeed === undefined ? { cacheControl: NO_STORE } : {})
     if (requestedSeed !== undefined) {
       this.#answers.set(answerKey, body)
       this.#answers.set(rawKey, body)
@@ -185,26 +179,9 @@ export class QuestionFinderAnswers {
     }
     return matches
   }
-
-  /** `head` + the records' prepared bytes, comma-separated, + `]}`; its tag derives from the head and the records' tags. */
-  #listBody (head: string, items: readonly Question[], cacheControl?: string): PreparedBody {
-    const itemBodies = items.map((item) => this.#prepared.question(item))
-    const parts: Buffer[] = [Buffer.from(head)]
-    itemBodies.forEach((body, position) => {
-      if (position > 0) parts.push(COMMA)
-      parts.push(body.raw)
-    })
-    parts.push(CLOSE)
-    // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
-    const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
-    return new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast', ...(cacheControl === undefined ? {} : { cacheControl }) })
-  }
 }
 
 /** The filter values as sent; only requests that passed every check are ever kept under it. */
 function rawFiltersKey (query: FindQuestionsQuery | RandomQuestionsQuery): string {
   return JSON.stringify([query.q, query.year, query.discipline, query.language, query.hasImages, query.annulled])
 }
-
-const COMMA = Buffer.from(',')
-const CLOSE = Buffer.from(']}')

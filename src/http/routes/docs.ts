@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { ApiError } from '../errors.ts'
 import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 import { API_BASE } from '../endpoints.ts'
-import { JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { IMMUTABLE_CACHE_CONTROL, JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 export interface DocsRoutesOptions {
   /** Base of the public addresses: "try it" requests go there, so the page's CSP allows it. */
@@ -13,8 +13,6 @@ export interface DocsRoutesOptions {
 export const OPENAPI_PATHS = [API_BASE, `${API_BASE}/openapi.json`] as const
 export const DOCS_PATH = '/docs'
 
-/** A year: asset names carry a hash of their bytes, so a cached copy can never be stale. */
-const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** The page itself is tiny and names the current assets: always revalidate it (cheap, by ETag). */
 const PAGE_CACHE_CONTROL = 'no-cache'
 

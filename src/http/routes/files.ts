@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { ApiError, describeValue } from '../errors.ts'
+import { IMMUTABLE_CACHE_CONTROL } from '../response-headers.ts'
 import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 
 export interface FileRoutesOptions {
@@ -12,8 +13,6 @@ export interface FileRoutesOptions {
   servableFiles: ReadonlySet<string>
 }
 
-/** A year: file names are unique (UUIDs) and never change, so clients may keep them for good. */
-const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** Bytes of files kept in memory. The whole image set is ~100 MB; the popular part fits in this. */
 const FILE_CACHE_BYTES = 32 * 1024 * 1024
 
@@ -58,7 +57,7 @@ export async function fileRoutes (app: FastifyInstance, { dataDir, servableFiles
     // The request path is only used as a key into the set the loader built; it never names a file by itself.
     const relative = request.params['*']
     if (!servableFiles.has(relative)) throw new ApiError(404, `No file at ${describeValue(`/files/${relative}`)}`)
-    reply.header('cache-control', FILE_CACHE_CONTROL)
+    reply.header('cache-control', IMMUTABLE_CACHE_CONTROL)
     if (relative.toLowerCase().endsWith('.svg')) reply.header('content-security-policy', SVG_SECURITY_POLICY)
     if (request.headers.range !== undefined) return reply.sendFile(relative)
     const body = await files.fetch(relative)

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { sendError } from '../errors.ts'
+import { NO_STORE } from '../response-headers.ts'
 
 export interface HealthRoutesOptions {
   publicUrl: string
@@ -10,11 +11,11 @@ export interface HealthRoutesOptions {
 /** Liveness and readiness probes; not rate limited, not cached. */
 export async function healthRoutes (app: FastifyInstance, { publicUrl, isReady }: HealthRoutesOptions): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store')
+    reply.header('cache-control', NO_STORE)
     return { status: 'ok' }
   })
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store')
+    reply.header('cache-control', NO_STORE)
     if (!isReady()) return sendError(reply, publicUrl, 503, 'The server is shutting down')
     return { status: 'ready' }
   })

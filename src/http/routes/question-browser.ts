@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { ApiError, describeValue } from '../errors.ts'
+import { IMMUTABLE_CACHE_CONTROL } from '../response-headers.ts'
 import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 
 /*
@@ -28,8 +29,6 @@ export interface QuestionBrowserOptions {
 export const QUESTION_BROWSER_PATH = '/'
 export const QUESTION_BROWSER_ASSETS_PATH = '/assets'
 
-/** A year: asset names carry a hash of their bytes, so a cached copy can never be stale. */
-const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** The shell names the current assets: always revalidate it (cheap, by ETag). */
 const PAGE_CACHE_CONTROL = 'no-cache'
 

@@ -129,11 +129,8 @@ function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Ma
   return byCount
 }
 
-/** Bytes of the bodies kept by URL (counted whole, though most are shared with the answers' caches). */
-const BODIES_BY_URL_BYTES = 16 * 1024 * 1024
-
-/** Most error answers kept by URL (each well under 1 KB with its key). */
-const ERROR_ANSWERS_MAX = 1_000
+/** Bytes of the answers kept by URL (bodies counted whole, though most are shared with the answers' caches). */
+const ANSWERS_BY_URL_BYTES = 16 * 1024 * 1024
 
 /** An error answer ready to send: status, every header but the rate limit's, and the contract's error body. */
 class ErrorAnswer {
@@ -162,20 +159,15 @@ export class FastPath {
    */
   readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
   /**
-   * Error answers by request URL. A 404 built afresh (the lookup, an exception, the message, the
-   * JSON) cost about twice the CPU of a prepared answer; clients that hit a missing URL tend to hit
-   * it again. Also the 429s, by seconds to the window's end: a client over its limit may send
-   * many. Cleared when full, so a flood of distinct bad URLs costs memory for at most this many.
+   * Answers by request URL, bodies and errors alike: the same address always gets the same answer
+   * (but for a body never reused, an unseeded draw), so a repeated one skips parsing, matching and
+   * the answer's own lookups; a 404 built afresh (the lookup, an exception, the message, the JSON)
+   * costs far more than a prepared answer. Also the 429s, by seconds to the window's end: a client
+   * over its limit may send many. Bounded in bytes, least recently used first out.
    */
-  readonly #errorAnswers = new Map<string, ErrorAnswer>()
-
-  /**
-   * Bodies by request URL: a repeated address skips parsing, matching and the answer's own lookups.
-   * Bounded in bytes; most bodies are shared with the answers' own caches, so an entry costs little more than its key.
-   */
-  readonly #bodiesByUrl = new LRUCache<string, PreparedBody>({
-    maxSize: BODIES_BY_URL_BYTES,
-    sizeCalculation: (body, url) => body.raw.length + url.length
+  readonly #answersByUrl = new LRUCache<string, PreparedBody | ErrorAnswer>({
+    maxSize: ANSWERS_BY_URL_BYTES,
+    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.raw.length) + url.length
   })
 
   constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
@@ -265,13 +257,13 @@ export class FastPath {
   #refusal (counter: RequestCounter, resetSeconds: number): ErrorAnswer {
     // Keys of URL errors begin with '/', so these cannot meet one.
     const key = `429 ${resetSeconds}`
-    return this.#errorAnswers.get(key) ?? this.#rememberError(key, this.#errorAnswer(counter.refusal(resetSeconds)))
+    const kept = this.#answersByUrl.get(key)
+    return kept instanceof ErrorAnswer ? kept : this.#rememberError(key, this.#errorAnswer(counter.refusal(resetSeconds)))
   }
 
   /** Keeps an error answer by URL (the same URL always meets the same error), or by a refusal's key. */
   #rememberError (key: string, answer: ErrorAnswer): ErrorAnswer {
-    if (this.#errorAnswers.size >= ERROR_ANSWERS_MAX) this.#errorAnswers.clear()
-    this.#errorAnswers.set(key, answer)
+    this.#answersByUrl.set(key, answer)
     return answer
   }
 
@@ -299,7 +291,7 @@ export class FastPath {
     // What request-limits.ts refuses (a body, HTTP/1.1 without Host) stays Fastify's to refuse.
     if (declaresBody(request.headers) || lacksHost(request)) return undefined
 
-    const known = this.#errorAnswers.get(url) ?? this.#bodiesByUrl.get(url)
+    const known = this.#answersByUrl.get(url)
     if (known !== undefined) return known
 
     const queryStart = url.indexOf('?')
@@ -318,7 +310,7 @@ export class FastPath {
       try {
         const body = matcher.endpoint.answer(this.#sources, params, values)
         // The same address always gets the same body, but for one never reused (an unseeded draw).
-        if (body.cacheControl === undefined) this.#bodiesByUrl.set(url, body)
+        if (body.cacheControl === undefined) this.#answersByUrl.set(url, body)
         return body
       } catch (error) {
         // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;

@@ -13,6 +13,8 @@ export interface LoadJob {
   headers: Record<string, string>
   /** Paths to request in turn, one per request, instead of the path of `url` every time. */
   paths?: string[]
+  /** How many of `paths` to skip at the start (the run then goes on in turn, wrapping round). */
+  startAt?: number
 }
 
 /** One run's figures, in the same shape whichever generator produced them. */
@@ -29,6 +31,11 @@ export interface LoadResult {
   non2xx: number
 }
 
+function rotate (paths: string[], startAt: number): string[] {
+  const start = startAt % paths.length
+  return [...paths.slice(start), ...paths.slice(0, start)]
+}
+
 function isLoadJob (message: unknown): message is LoadJob {
   return typeof message === 'object' && message !== null && 'url' in message && 'connections' in message
 }
@@ -40,7 +47,7 @@ process.on('message', (message: unknown) => {
     connections: message.connections,
     duration: message.durationSeconds,
     headers: message.headers,
-    ...(message.paths === undefined ? {} : { requests: message.paths.map((path) => ({ path })) })
+    ...(message.paths === undefined ? {} : { requests: rotate(message.paths, message.startAt ?? 0).map((path) => ({ path })) })
   }).then((result) => {
     const reply: LoadResult = {
       requests: result.requests.total,

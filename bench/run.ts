@@ -276,12 +276,16 @@ interface WrkReport {
 
 /**
  * A wrk script that sends `paths` in turn, one per request (so a cache of one URL cannot help),
- * plus the report. Paths are percent-encoded ASCII: safe inside Lua's double quotes.
+ * starting after the path its first argument names (so that runs can go on where the last one
+ * stopped), plus the report. Paths are percent-encoded ASCII: safe inside Lua's double quotes.
  */
 function wrkPathsScript (paths: string[]): string {
   return `
 local paths = {${paths.map((one) => `"${one}"`).join(',')}}
 local sent = 0
+init = function(args)
+  sent = tonumber(args[1] or "0") % #paths
+end
 request = function()
   sent = sent % #paths + 1
   return wrk.format(nil, paths[sent])
@@ -292,13 +296,22 @@ ${WRK_REPORT_SCRIPT}`
 function wrkGenerator (): LoadGenerator {
   const scriptPath = path.join(os.tmpdir(), `enem-bench-report-${process.pid}.lua`)
   writeFileSync(scriptPath, WRK_REPORT_SCRIPT)
-  const pathsScriptPath = path.join(os.tmpdir(), `enem-bench-paths-${process.pid}.lua`)
+  // One script per list of paths, written once: the unrepeated search list is a few megabytes.
+  const pathsScripts = new Map<readonly string[], string>()
+  const scriptFor = (paths: string[]): string => {
+    let file = pathsScripts.get(paths)
+    if (file === undefined) {
+      file = path.join(os.tmpdir(), `enem-bench-paths-${process.pid}-${pathsScripts.size}.lua`)
+      writeFileSync(file, wrkPathsScript(paths))
+      pathsScripts.set(paths, file)
+    }
+    return file
+  }
   return {
     run (job, pinned) {
-      if (job.paths !== undefined) writeFileSync(pathsScriptPath, wrkPathsScript(job.paths))
-      const script = job.paths === undefined ? scriptPath : pathsScriptPath
+      const script = job.paths === undefined ? scriptPath : scriptFor(job.paths)
       const headerArgs = Object.entries(job.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
-      const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', script, ...headerArgs, job.url]
+      const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', script, ...headerArgs, job.url, '--', String(job.startAt ?? 0)]
       const child = spawnPinned(pinned ? LOADER_CORE : [], 'wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
       let output = ''
       child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -378,7 +391,16 @@ interface Scenario {
   singleQuestionShareTarget?: number
   /** Paths sent in turn, one per request (`url` is the first); each is captured for the ceiling. */
   paths?: string[]
+  /**
+   * Never send our server a path of `paths` twice, over the warm-up and every run: each request is
+   * its first (a search no cache has seen). The ceiling, which keeps nothing, gets only the first
+   * CEILING_PATHS of them, in turn.
+   */
+  unrepeated?: boolean
 }
+
+/** Paths of an unrepeated scenario captured for the ceiling: enough to stand for the sizes of the rest. */
+const CEILING_PATHS = 1000
 
 interface QuestionRecord {
   index: number
@@ -423,8 +445,13 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
   return scenarios
 }
 
-/** Distinct search queries the search row sends, one per request. */
-const SEARCH_QUERY_COUNT = 1200
+/**
+ * Distinct search queries the unrepeated search row may send, one per request: more than one server
+ * answers over the row's warm-up and runs, so that no query reaches it twice.
+ */
+const SEARCH_QUERY_COUNT = 200_000
+/** Queries the repeated search row sends in turn: a search answered before, from the caches. */
+const REPEATED_SEARCH_COUNT = 1000
 /** Distinct seeds the seeded random row sends, one per request. */
 const SEED_COUNT = 1000
 
@@ -444,19 +471,21 @@ async function findingScenarios (port: number, exams: Array<{ year: number }>): 
     .filter((words) => words.length >= 3)
   const rng = xoroshiro128plus(20_261_123)
   const queries = new Set<string>()
-  for (let attempt = 0; queries.size < SEARCH_QUERY_COUNT && attempt < SEARCH_QUERY_COUNT * 20; attempt++) {
+  for (let attempt = 0; queries.size < SEARCH_QUERY_COUNT && attempt < SEARCH_QUERY_COUNT * 5; attempt++) {
     const words = texts[uniformInt(rng, 0, texts.length - 1)]!
     const length = uniformInt(rng, 1, 3)
     const start = uniformInt(rng, 0, words.length - length)
     queries.add(words.slice(start, start + length).join(' ').toLowerCase())
   }
   const searchPaths = [...queries].map((query) => `/v1/questions?q=${encodeURIComponent(query)}`)
+  const repeatedPaths = searchPaths.slice(0, REPEATED_SEARCH_COUNT)
   const seededPaths = Array.from({ length: SEED_COUNT }, (_, seed) => `/v1/questions/random?seed=${seed}`)
   const years = exams.map((exam) => exam.year).sort((a, b) => a - b)
   const filter = `year=${years[Math.floor(years.length / 2)]}-${years.at(-1)}&discipline=matematica&hasImages=false`
   // Names without commas, so BENCH_ONLY can name them.
   return [
-    { name: `search (${searchPaths.length} queries)`, url: searchPaths[0]!, paths: searchPaths, headers: {}, expectStatus: 200, json: true, p99TargetMs: 10, singleQuestionShareTarget: 0.25 },
+    { name: 'search (unrepeated)', url: searchPaths[0]!, paths: searchPaths, unrepeated: true, headers: {}, expectStatus: 200, json: true, p99TargetMs: 10, singleQuestionShareTarget: 0.25 },
+    { name: `search (${repeatedPaths.length} repeated)`, url: repeatedPaths[0]!, paths: repeatedPaths, headers: {}, expectStatus: 200, json: true, p99TargetMs: 10 },
     { name: `random seeded (${SEED_COUNT} seeds)`, url: seededPaths[0]!, paths: seededPaths, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
     { name: 'random unseeded', url: '/v1/questions/random', headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
     { name: 'filtered page', url: `/v1/questions?${filter}&limit=10&offset=10`, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
@@ -478,7 +507,8 @@ interface Capture {
 /** Captures every path of a scenario, one after another (a search row has over a thousand). */
 async function capture (port: number, scenario: Scenario): Promise<Capture> {
   const captures: Capture[] = []
-  for (const url of scenario.paths ?? [scenario.url]) captures.push(await captureOne(port, { ...scenario, url }))
+  const paths = scenario.paths === undefined ? [scenario.url] : scenario.unrepeated === true ? scenario.paths.slice(0, CEILING_PATHS) : scenario.paths
+  for (const url of paths) captures.push(await captureOne(port, { ...scenario, url }))
   return {
     answers: captures.flatMap((one) => one.answers),
     bodyBytes: median(captures.map((one) => one.bodyBytes)),
@@ -566,6 +596,8 @@ interface Contender {
   pinned: boolean
   /** Whether this scenario starts with a warm-up run (the ceiling's one code path needs it only once). */
   warmUp?: boolean
+  /** Whether it keeps answers (caches) that a repeated path could hit: our server does, the ceiling does not. */
+  keepsAnswers: boolean
 }
 
 /**
@@ -577,27 +609,45 @@ interface RunResult extends LoadResult {
 }
 
 /** Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all alike. */
-async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number): Promise<RunResult[][]> {
-  const job = (contender: Contender, durationSeconds: number): LoadJob => ({
-    url: `http://127.0.0.1:${contender.port}${scenario.url}`,
-    connections: CONNECTIONS,
-    durationSeconds,
-    headers: scenario.headers,
-    paths: scenario.paths
-  })
-  for (const contender of contenders) if (contender.warmUp !== false) await loader.run(job(contender, WARMUP_SECONDS), contender.pinned)
+async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number): Promise<Measured> {
+  const ceilingPaths = scenario.unrepeated === true ? scenario.paths?.slice(0, CEILING_PATHS) : scenario.paths
+  // Of an unrepeated scenario, how far into its paths each contender that keeps answers has been sent
+  // (the first CEILING_PATHS were sent to ours when they were captured).
+  const sent = contenders.map(() => (scenario.unrepeated === true ? CEILING_PATHS : 0))
+  const run = async (i: number, durationSeconds: number): Promise<LoadResult> => {
+    const contender = contenders[i]!
+    const unrepeated = scenario.unrepeated === true && contender.keepsAnswers
+    const result = await loader.run({
+      url: `http://127.0.0.1:${contender.port}${scenario.url}`,
+      connections: CONNECTIONS,
+      durationSeconds,
+      headers: scenario.headers,
+      paths: contender.keepsAnswers ? scenario.paths : ceilingPaths,
+      startAt: unrepeated ? sent[i] : 0
+    }, contender.pinned)
+    // The load generator may have sent one more request per connection than it saw answered.
+    if (unrepeated) sent[i]! += result.requests + CONNECTIONS
+    return result
+  }
+  for (const [i, contender] of contenders.entries()) if (contender.warmUp !== false) await run(i, WARMUP_SECONDS)
   const runs: RunResult[][] = contenders.map(() => [])
   for (let round = 0; round < RUNS; round++) {
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i)
     for (const i of order) {
-      const contender = contenders[i]!
-      const cpuBefore = cpuUs(contender.pid)
-      const result = await loader.run(job(contender, seconds), contender.pinned)
-      const cpuUsPerRequest = (cpuUs(contender.pid) - cpuBefore) / Math.max(1, result.requests)
+      const cpuBefore = cpuUs(contenders[i]!.pid)
+      const result = await run(i, seconds)
+      const cpuUsPerRequest = (cpuUs(contenders[i]!.pid) - cpuBefore) / Math.max(1, result.requests)
       runs[i]!.push({ ...result, cpuUsPerRequest })
     }
   }
-  return runs
+  return { runs, pathsSent: Math.max(...sent) }
+}
+
+interface Measured {
+  /** Each contender's runs, in the order the contenders were given. */
+  runs: RunResult[][]
+  /** Of an unrepeated scenario: the most paths one server that keeps answers was sent (at most one per request); 0 otherwise. */
+  pathsSent: number
 }
 
 const fmt = {
@@ -624,10 +674,10 @@ async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dat
   const two = await startServer({ workers: 2, pinned: false, dataDir })
   const results = []
   for (const scenario of compared) {
-    const [oneRuns, twoRuns] = await measure(loader, scenario, [
-      { label: '1 worker', port: one.port, pid: one.pid, pinned: false },
-      { label: '2 workers', port: two.port, pid: two.pid, pinned: false }
-    ], WORKER_RUN_SECONDS)
+    const [oneRuns, twoRuns] = (await measure(loader, scenario, [
+      { label: '1 worker', port: one.port, pid: one.pid, pinned: false, keepsAnswers: true },
+      { label: '2 workers', port: two.port, pid: two.pid, pinned: false, keepsAnswers: true }
+    ], WORKER_RUN_SECONDS)).runs
     const oneWorker = summarise(oneRuns!)
     const twoWorkers = summarise(twoRuns!)
     results.push({ name: scenario.name, url: scenario.url, oneWorker, twoWorkers, speedup: twoWorkers.requestsPerSecond / oneWorker.requestsPerSecond })
@@ -684,9 +734,9 @@ async function main (): Promise<void> {
 
   const results = []
   for (const [i, scenario] of scenarios.entries()) {
-    const [ourRuns, ceilingRuns] = await measure(loader, scenario, [
-      { label: 'ours', port: ours.port, pid: ours.pid, pinned: true },
-      { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true, warmUp: i === 0 }
+    const { runs: [ourRuns, ceilingRuns], pathsSent } = await measure(loader, scenario, [
+      { label: 'ours', port: ours.port, pid: ours.pid, pinned: true, keepsAnswers: true },
+      { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true, warmUp: i === 0, keepsAnswers: false }
     ], RUN_SECONDS)
     const oursSummary = summarise(ourRuns!)
     const ceilingSummary = summarise(ceilingRuns!)
@@ -694,7 +744,7 @@ async function main (): Promise<void> {
     // one machine speed; the figure is the median of the rounds' ratios.
     const ratio = median(ourRuns!.map((run, round) => run.requestsPerSecond / ceilingRuns![round]!.requestsPerSecond))
     const cpuRatio = median(ourRuns!.map((run, round) => ceilingRuns![round]!.cpuUsPerRequest / run.cpuUsPerRequest))
-    results.push({ ...scenario, bodyBytes: captures[i]!.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio })
+    results.push({ ...scenario, paths: undefined, pathCount: scenario.paths?.length, pathsSent, bodyBytes: captures[i]!.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio })
     log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})`)
   }
   const memory = rssMb(ours.pid)
@@ -719,6 +769,9 @@ async function main (): Promise<void> {
     if (result.singleQuestionShareTarget !== undefined && single !== undefined) {
       const share = result.ours.summary.requestsPerSecond / single.ours.summary.requestsPerSecond
       targets.push({ name: `${result.name}: >= ${result.singleQuestionShareTarget} of the single question's req/s`, value: share.toFixed(2), met: share >= result.singleQuestionShareTarget })
+    }
+    if (result.unrepeated === true && result.pathCount !== undefined) {
+      targets.push({ name: `${result.name}: no path sent twice to our server`, value: `at most ${result.pathsSent.toLocaleString('en-US')} sent of ${result.pathCount.toLocaleString('en-US')}`, met: result.pathsSent <= result.pathCount })
     }
     const bad = result.ours.summary.errors + (result.expectStatus === 200 ? result.ours.summary.non2xx : 0)
     targets.push({ name: `${result.name}: no errors${result.expectStatus === 200 ? ', no non-2xx' : ''}`, value: String(bad), met: bad === 0 })

@@ -4,7 +4,7 @@ import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { Catalog, type Exam } from '../../src/data/catalog.ts'
 import { loadDataset } from '../../src/data/load-dataset.ts'
 import { isAnnulled, QuestionFinder, type QuestionFilters } from '../../src/data/question-finder.ts'
-import { parseSearchQuery, QuestionSearch, searchableText, type SearchQuery } from '../../src/data/question-search.ts'
+import { COMMON_KEY_MIN_HOLDERS, parseSearchQuery, QuestionSearch, searchableText, type SearchQuery } from '../../src/data/question-search.ts'
 import { drawDistinct } from '../../src/data/random-draw.ts'
 import type { Question } from '../../src/data/record-schemas.ts'
 import { foldedWords, wordKey } from '../../src/data/search-words.ts'
@@ -232,6 +232,30 @@ describe('search', () => {
     assert.equal(parseSearchQuery('+++ "" ...'), null)
     assert.equal(parseSearchQuery('ÁGUA Fotossíntese')!.normalized, parseSearchQuery('fotossintese   agua')!.normalized)
     assert.notEqual(parseSearchQuery('"efeito estufa"')!.normalized, parseSearchQuery('efeito estufa')!.normalized)
+  })
+
+  test('common words narrow the matches and add their own scores: the same matches, in the same order, as an index that scores every word', () => {
+    const scoringEveryWord = new QuestionSearch(listing, { commonKeyShare: 1 })
+    const holders = (word: string) => listing.filter((question) => keysOf.get(question)!.has(wordKey(word))).length
+    // 1 to 3 consecutive words of records spread over the dataset, and the same words as a phrase.
+    const queries: string[] = []
+    for (const question of listing.filter((_, i) => i % Math.max(1, Math.floor(listing.length / 150)) === 0)) {
+      const words = foldedWords(searchableText(question))
+      for (let length = 1; length <= 3 && words.length >= 10; length++) {
+        const slice = words.slice(length * 3, length * 3 + length)
+        queries.push(slice.join(' '))
+        if (length > 1) queries.push(`"${slice.join(' ')}"`)
+      }
+    }
+    const commonOnly = queries.filter((query) => foldedWords(query).every((word) => holders(word) > COMMON_KEY_MIN_HOLDERS))
+    const mixed = queries.filter((query) => foldedWords(query).some((word) => holders(word) > COMMON_KEY_MIN_HOLDERS) && !commonOnly.includes(query))
+    assert.ok(commonOnly.length >= 10 && mixed.length >= 10, `${commonOnly.length} queries of common words alone, ${mixed.length} mixed`)
+    for (const query of queries) {
+      const expected = scoringEveryWord.search(search(query))
+      const found = finderOverEveryRecord().search(search(query))
+      assert.deepEqual(found.map((hit) => hit.position), expected.map((hit) => hit.position), query)
+      found.forEach((hit, i) => assert.ok(Math.abs(hit.score - expected[i]!.score) <= 1e-9 * expected[i]!.score, `${query}: score ${hit.score} against ${expected[i]!.score}`))
+    }
   })
 
   let everyRecordIndex: QuestionSearch | undefined

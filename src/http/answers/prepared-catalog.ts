@@ -50,23 +50,27 @@ export class PreparedCatalog {
 
   /**
    * One page of a list of questions (an exam's language view, or the matches of a search), as
-   * `{ metadata, questions }`. The list must be kept as it is (it is known by identity).
+   * `{ metadata, questions }`. A list whose pages are kept (`keep`, the default) must be kept as it
+   * is (it is known by identity); the pages of a list made for one request (`keep: false`) are not.
    */
-  page (view: readonly Question[], offset: number, limit: number): PreparedBody {
-    let viewId = this.#viewIds.get(view)
-    if (viewId === undefined) {
-      viewId = this.#nextViewId++
-      this.#viewIds.set(view, viewId)
+  page (view: readonly Question[], offset: number, limit: number, { keep = true }: { keep?: boolean } = {}): PreparedBody {
+    let key: string | undefined
+    if (keep) {
+      let viewId = this.#viewIds.get(view)
+      if (viewId === undefined) {
+        viewId = this.#nextViewId++
+        this.#viewIds.set(view, viewId)
+      }
+      key = `${viewId}:${offset}:${limit}`
+      const cached = this.#pages.get(key)
+      if (cached !== undefined) return cached
     }
-    const key = `${viewId}:${offset}:${limit}`
-    const cached = this.#pages.get(key)
-    if (cached !== undefined) return cached
 
     const items = view.slice(offset, offset + limit)
     const total = view.length
     const metadata = { limit, offset, total, hasMore: offset + items.length < total }
     const page = this.list(`{"metadata":${JSON.stringify(metadata)},"questions":[`, items)
-    this.#pages.set(key, page)
+    if (key !== undefined) this.#pages.set(key, page)
     return page
   }
 

@@ -9,13 +9,14 @@ import { readPaging } from './exam-answers.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
+import { RepeatFilter } from './repeat-filter.ts'
 import { NO_STORE } from '../response-headers.ts'
 import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from '../schemas/finding.ts'
 
-/** Answers kept by normalized request, with their compressed forms. */
-const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
+/** Seeded draws kept by normalized request, with their compressed forms. */
+const DRAW_CACHE_BYTES = 8 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny answers is bounded too. */
-const ANSWER_ENTRY_OVERHEAD_BYTES = 256
+const DRAW_ENTRY_OVERHEAD_BYTES = 256
 /** Lists of matching records kept by normalized filters (references to records, a hundred or so full lists), so paging through one search searches once. */
 const MATCH_CACHE_REFERENCES = 256 * 1024
 const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
@@ -24,9 +25,10 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
  * The prepared body of each request of the endpoints that find questions across exams, from
  * parameter values that already follow the grammar (the route schemas check it): the 422 checks
  * of the contract, then one QuestionFinder query, whose records are written from their prepared bytes.
- * Answers are kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), and by the values
- * as sent, so that a repeated request does not even fold and stem its `q` again; except random
- * draws without a seed, which are made afresh every time. Throws ApiError; never touches the disk.
+ * What is kept is kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), and only once
+ * the same normalized request comes a second time (RepeatFilter): the list of matches of a filter
+ * set (its pages are then kept by PreparedCatalog), and seeded draws. Draws without a seed are
+ * made afresh every time. Throws ApiError; never touches the disk.
  */
 export class QuestionFinderAnswers {
   readonly #finder: QuestionFinder
@@ -34,16 +36,19 @@ export class QuestionFinderAnswers {
   readonly #export: PreparedExport
   readonly #disciplines: ReadonlySet<string>
   readonly #languages: ReadonlySet<string>
-  readonly #answers = new LRUCache<string, PreparedBody>({
-    maxSize: ANSWER_CACHE_BYTES,
+  readonly #draws = new LRUCache<string, PreparedBody>({
+    maxSize: DRAW_CACHE_BYTES,
     // An answer's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
-    sizeCalculation: (body) => body.raw.length * 2 + ANSWER_ENTRY_OVERHEAD_BYTES
+    sizeCalculation: (body) => body.raw.length * 2 + DRAW_ENTRY_OVERHEAD_BYTES
   })
 
   readonly #matches = new LRUCache<string, readonly Question[]>({
     maxSize: MATCH_CACHE_REFERENCES,
     sizeCalculation: (list) => list.length + MATCH_ENTRY_OVERHEAD_REFERENCES
   })
+
+  /** Normalized requests asked for lately: what is asked for once is not kept. */
+  readonly #repeats = new RepeatFilter()
 
   constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog)) {
     this.#finder = finder
@@ -61,22 +66,9 @@ export class QuestionFinderAnswers {
   /** GET /v1/questions */
   questions (query: FindQuestionsQuery): PreparedBody {
     const { limit, offset } = readPaging(query)
-    // A request seen before, spelled the same, skips normalizing (folding and stemming `q`).
-    const rawKey = `as-sent|page|${rawFiltersKey(query)}|${offset}|${limit}`
-    const seen = this.#answers.get(rawKey)
-    if (seen !== undefined) return seen
     const { filters, key } = this.#filtersOf(query)
-    const answerKey = `page|${key}|${offset}|${limit}`
-    const cached = this.#answers.get(answerKey)
-    if (cached !== undefined) {
-      this.#answers.set(rawKey, cached)
-      return cached
-    }
-
-    const body = this.#prepared.page(this.#matching(filters, key), offset, limit)
-    this.#answers.set(answerKey, body)
-    this.#answers.set(rawKey, body)
-    return body
+    const { matches, kept } = this.#matching(filters, key)
+    return this.#prepared.page(matches, offset, limit, { keep: kept })
   }
 
   /** GET /v1/questions/random. Without `seed`, a fresh draw that is not kept and says `no-store`. */
@@ -87,27 +79,16 @@ export class QuestionFinderAnswers {
     if (requestedSeed !== undefined && (requestedSeed < 0 || requestedSeed > SEED_MAX)) {
       throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${requestedSeed}`)
     }
-    const rawKey = `as-sent|random|${rawFiltersKey(query)}|${count}|${requestedSeed ?? ''}`
-    if (requestedSeed !== undefined) {
-      const seen = this.#answers.get(rawKey)
-      if (seen !== undefined) return seen
-    }
     const { filters, key } = this.#filtersOf(query)
-    const answerKey = `random|${key}|${count}|${requestedSeed ?? ''}`
-    if (requestedSeed !== undefined) {
-      const cached = this.#answers.get(answerKey)
-      if (cached !== undefined) {
-        this.#answers.set(rawKey, cached)
-        return cached
-      }
+    if (requestedSeed === undefined) {
+      const seed = pickSeed()
+      return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { cacheControl: NO_STORE })
     }
-    const seed = requestedSeed ?? pickSeed()
-    const drawn = drawDistinct(this.#matching(filters, key), count, seed)
-    const body = this.#prepared.list(`{"seed":${seed},"questions":[`, drawn, requestedSeed === undefined ? { cacheControl: NO_STORE } : {})
-    if (requestedSeed !== undefined) {
-      this.#answers.set(answerKey, body)
-      this.#answers.set(rawKey, body)
-    }
+    const drawKey = `${key}|${count}|${requestedSeed}`
+    const cached = this.#draws.get(drawKey)
+    if (cached !== undefined) return cached
+    const body = this.#prepared.list(`{"seed":${requestedSeed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, requestedSeed))
+    if (this.#repeats.seenBefore(`random|${drawKey}`)) this.#draws.set(drawKey, body)
     return body
   }
 
@@ -171,17 +152,13 @@ export class QuestionFinderAnswers {
     return selected
   }
 
-  #matching (filters: QuestionFilters, key: string): readonly Question[] {
-    let matches = this.#matches.get(key)
-    if (matches === undefined) {
-      matches = this.#finder.find(filters)
-      this.#matches.set(key, matches)
-    }
-    return matches
+  /** The records the filters select, and whether that list is kept (a list is known by its identity). */
+  #matching (filters: QuestionFilters, key: string): { matches: readonly Question[], kept: boolean } {
+    const kept = this.#matches.get(key)
+    if (kept !== undefined) return { matches: kept, kept: true }
+    const matches = this.#finder.find(filters)
+    if (!this.#repeats.seenBefore(`matches|${key}`)) return { matches, kept: false }
+    this.#matches.set(key, matches)
+    return { matches, kept: true }
   }
-}
-
-/** The filter values as sent; only requests that passed every check are ever kept under it. */
-function rawFiltersKey (query: FindQuestionsQuery | RandomQuestionsQuery): string {
-  return JSON.stringify([query.q, query.year, query.discipline, query.language, query.hasImages, query.annulled])
 }

@@ -6,6 +6,7 @@ import { clientAddress, type TrustProxy } from './client-address.ts'
 import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
+import { RepeatFilter } from '../answers/repeat-filter.ts'
 import { accessLogEntry, nextRequestId } from '../plugins/request-logging.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
@@ -142,6 +143,7 @@ class ErrorAnswer {
 }
 
 const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_ANSWER_HEADERS).flat()
+const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(EVERY_ANSWER_HEADERS).flat()
 
 export class FastPath {
   readonly #sources: AnswerSources
@@ -169,6 +171,9 @@ export class FastPath {
     maxSize: ANSWERS_BY_URL_BYTES,
     sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.raw.length) + url.length
   })
+
+  /** URLs asked for lately: a body is kept by URL from its second request on. */
+  readonly #repeats = new RepeatFilter()
 
   constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
     this.#sources = sources
@@ -273,10 +278,11 @@ export class FastPath {
    * one-off answer costs the garbage collector more than building its list.
    */
   #headerList (body: PreparedBody, answer: PreparedAnswer): Array<string | number> {
-    const headers: Record<string, string | number> = { ...EVERY_ANSWER_HEADERS, 'cache-control': body.cacheControl ?? JSON_CACHE_CONTROL, ...answer.headers }
+    // No name of answer.headers is one of EVERY_ANSWER_HEADERS (CORS and nosniff), so nothing is sent twice.
+    const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
+    for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.
-    if (answer.payload !== undefined) headers['content-length'] = answer.payload.length
-    const list = Object.entries(headers).flat()
+    if (answer.payload !== undefined) list.push('content-length', answer.payload.length)
     if (body.cacheControl !== NO_STORE) this.#headerLists.set(answer, list)
     return list
   }
@@ -309,8 +315,9 @@ export class FastPath {
       if (values === undefined) return undefined
       try {
         const body = matcher.endpoint.answer(this.#sources, params, values)
-        // The same address always gets the same body, but for one never reused (an unseeded draw).
-        if (body.cacheControl === undefined) this.#answersByUrl.set(url, body)
+        // The same address always gets the same body, but for one never reused (an unseeded draw);
+        // it is kept from the second request on (most searches come once).
+        if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)
         return body
       } catch (error) {
         // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;

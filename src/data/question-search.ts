@@ -59,68 +59,61 @@ export interface SearchHit {
   readonly score: number
 }
 
-/**
- * A key held by more than this share of the records (and by more than COMMON_KEY_MIN_HOLDERS) is
- * common. The index, asked for such a key, builds a result for every record holding it, which made
- * most of the cost of a search; a common key instead narrows the matches through a set of its
- * holders and adds scores it was asked for once (see QuestionSearch.search).
- */
-const COMMON_KEY_SHARE = 0.005
-/** On a small dataset every word is held by a few records: only a key of this many holders is common. */
-export const COMMON_KEY_MIN_HOLDERS = 10
-
-/**
- * The records holding a common key: a bit per record position, for a quick test; and, from the
- * first query that needed them on, each holder's score for that key alone, by position.
- */
-interface KeyHolders {
-  readonly key: string
-  readonly bits: Uint32Array
-  readonly count: number
-  scores?: PositionScores
-}
-
-/** Scores by record position: `positions` ascending, `scores[i]` the score of `positions[i]`. */
-interface PositionScores {
-  readonly positions: Uint32Array
-  readonly scores: Float64Array
-}
-
-function holds (holders: KeyHolders, position: number): boolean {
-  return (holders.bits[position >>> 5]! & (1 << (position & 31))) !== 0
-}
-
-/** The score at a position (binary search); 0 for a position that holds no score. */
-function scoreAt ({ positions, scores }: PositionScores, position: number): number {
-  let low = 0
-  let high = positions.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const found = positions[middle]!
-    if (found === position) return scores[middle]!
-    if (found < position) low = middle + 1
-    else high = middle - 1
-  }
-  return 0
-}
-
 /** Longest a step of a background build keeps the event loop from requests. */
 const STEP_MILLISECONDS = 5
 /** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
 const BACKGROUND_DELAY_MILLISECONDS = 500
+/** Keys whose scores one step of the compaction asks MiniSearch for, between checks of the step's time. */
+const KEYS_PER_CHECK = 16
 
 /**
- * Full-text index over a list of question records (MiniSearch, BM25 relevance). Records are
- * named by their position in that list.
+ * The index in a compact, read-only form: for every key, the positions of the records holding it
+ * (ascending) and each one's BM25 score for that key, as MiniSearch computes it. One typed array
+ * each for all keys; `slots` says where each key's run starts and ends.
+ */
+interface CompactIndex {
+  readonly slots: ReadonlyMap<string, number>
+  /** `starts[slot]` to `starts[slot + 1]`: the run of a key in `positions` and `scores`. */
+  readonly starts: Uint32Array
+  readonly positions: Uint32Array
+  readonly scores: Float64Array
+}
+
+/** Where `position` stands in the run from `low` to `high` (exclusive) of ascending positions; -1 when it is not there. */
+function indexOf (positions: Uint32Array, low: number, high: number, position: number): number {
+  let first = low
+  let last = high - 1
+  while (first <= last) {
+    const middle = (first + last) >>> 1
+    const found = positions[middle]!
+    if (found === position) return middle
+    if (found < position) first = middle + 1
+    else last = middle - 1
+  }
+  return -1
+}
+
+/**
+ * Full-text index over a list of question records, with BM25 relevance. Records are named by their
+ * position in that list.
  *
- * Building it (folding, stemming each distinct word, MiniSearch's inserts) costs more CPU on the
- * full dataset than start-up as a whole may take (figures in the README). So nothing is built in the
- * constructor: `buildInBackground()` indexes a few records per turn of the event loop once the
- * server is up, and a search that comes first finishes the build itself, synchronously.
+ * MiniSearch builds the index and computes every score. Its own search, though, builds a result
+ * object for each record holding each word of a query: for the words most questions hold (`que`,
+ * `para`) that was most of the cost of a search, and most of its garbage, and its index is a tree
+ * of some hundred thousand Maps. So once the records are indexed, MiniSearch is asked, key by key,
+ * for each holder's score, and the answers are kept in a compact form (CompactIndex) that queries
+ * read: the holders of the rarest key of the query, kept where every other key is held too, each
+ * scored by the sum of its keys' scores, which is the order MiniSearch's own AND search gives.
+ * Then MiniSearch's index is let go. `test/data/question-finder.test.ts` compares the two searches.
+ *
+ * Building it (folding, stemming each distinct word, MiniSearch's inserts, then the scores) costs
+ * more CPU on the full dataset than start-up as a whole may take (figures in the README). So
+ * nothing is built in the constructor: `buildInBackground()` does it a few records or keys per turn
+ * of the event loop once the server is up, and a search that comes first finishes it, synchronously.
  */
 export class QuestionSearch {
   readonly #records: readonly Question[]
-  readonly #index = new MiniSearch<{ id: number, keys: string }>({
+  #index: MiniSearch<{ id: number, keys: string }> | undefined = new MiniSearch({
     fields: ['keys'],
     // Keys are made here, once, by the same functions queries go through.
     tokenize: (text) => text.split(' '),
@@ -128,40 +121,38 @@ export class QuestionSearch {
     searchOptions: { combineWith: 'AND', prefix: false, fuzzy: false }
   })
 
+  /** Kept after the build for searchThroughIndex (tests); a server lets it go. */
+  readonly #keepIndex: boolean
   /** Each record's folded words joined by single spaces, with a space at both ends: phrase checks are a substring search. */
   readonly #foldedTexts: string[] = []
   /** The dataset repeats its words: stemming each distinct word once is most of the build saved. */
   #keyOfWord: Map<string, string> | undefined = new Map()
-  /** The positions of the records holding each key, while building; only the common keys' sets are kept. */
+  /** While building: the positions of the records holding each key, ascending. */
   #positionsOfKey: Map<string, number[]> | undefined = new Map()
-  readonly #commonKeys = new Map<string, KeyHolders>()
-  /** Common keys whose scores no query has asked for yet: the background build asks for them, so that no query waits on it. */
-  readonly #unscored: KeyHolders[] = []
-  readonly #commonKeyShare: number
+  /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
+  #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
+  #compact: CompactIndex | undefined
   #indexed = 0
   #background: NodeJS.Immediate | NodeJS.Timeout | undefined
 
-  /** `commonKeyShare`: see COMMON_KEY_SHARE (a test compares with 1, where no key is common). */
-  constructor (records: readonly Question[], { commonKeyShare = COMMON_KEY_SHARE }: { commonKeyShare?: number } = {}) {
+  /** `keepIndex`: keep MiniSearch's index after the build, for searchThroughIndex (a test's reference). */
+  constructor (records: readonly Question[], { keepIndex = false }: { keepIndex?: boolean } = {}) {
     this.#records = records
-    this.#commonKeyShare = commonKeyShare
+    this.#keepIndex = keepIndex
   }
 
+  /** Whether the build is done: queries read the compact index. */
   get ready (): boolean {
-    return this.#indexed === this.#records.length
+    return this.#compact !== undefined
   }
 
-  /**
-   * Starts (once, shortly) indexing the remaining records a few at a time, then asking the index
-   * for the scores of the common keys, yielding to requests in between.
-   */
+  /** Starts (once, shortly) building the rest a few records or keys at a time, yielding to requests in between. */
   buildInBackground (): void {
-    if (this.#background !== undefined || (this.ready && this.#unscored.length === 0)) return
+    if (this.#background !== undefined || this.ready) return
     const step = (): void => {
       const deadline = performance.now() + STEP_MILLISECONDS
-      let more = true
-      while (more && performance.now() < deadline) more = this.#buildStep()
-      this.#background = more ? setImmediate(step) : undefined
+      while (!this.ready && performance.now() < deadline) this.#buildStep()
+      this.#background = this.ready ? undefined : setImmediate(step)
     }
     this.#background = setTimeout(step, BACKGROUND_DELAY_MILLISECONDS).unref()
   }
@@ -176,95 +167,112 @@ export class QuestionSearch {
   /** Every record holding every key of the query (and its phrases), best first; ties by position. */
   search (query: SearchQuery): SearchHit[] {
     if (!this.ready) {
-      const building = this.#background !== undefined
       this.stopBackground()
-      this.#indexUpTo(this.#records.length)
-      // The common keys' scores are still asked for in the background.
-      if (building) this.buildInBackground()
+      while (!this.ready) this.#buildStep()
     }
-    // The keys that are not common are matched and scored by the index. A common key only narrows
-    // those matches, through its set of holders, and adds its own score to theirs: the sum of the
-    // keys' scores is the relevance, as if the index had scored every key. A query of common keys
-    // alone starts from the holders of the rarest of them.
-    const rare = query.keys.filter((key) => !this.#commonKeys.has(key))
-    const common = query.keys.filter((key) => this.#commonKeys.has(key)).map((key) => this.#commonKeys.get(key)!)
-      .sort((a, b) => a.count - b.count || (a.key < b.key ? -1 : 1))
+    const { slots, starts, positions, scores } = this.#compact!
+    if (query.keys.length === 0) return []
+    const runs: Array<{ start: number, end: number }> = []
+    for (const key of query.keys) {
+      const slot = slots.get(key)
+      if (slot === undefined) return []
+      runs.push({ start: starts[slot]!, end: starts[slot + 1]! })
+    }
+    // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
+    runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
+    const [rarest, ...others] = runs as [{ start: number, end: number }, ...Array<{ start: number, end: number }>]
     const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
     const hits: SearchHit[] = []
-    const consider = (position: number, score: number): void => {
-      if (!common.every((holders) => holds(holders, position))) return
-      if (!phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))) return
-      for (const holders of common) score += scoreAt(this.#scoresOf(holders), position)
+    candidates: for (let i = rarest.start; i < rarest.end; i++) {
+      const position = positions[i]!
+      let score = scores[i]!
+      for (const run of others) {
+        const found = indexOf(positions, run.start, run.end, position)
+        if (found === -1) continue candidates
+        score += scores[found]!
+      }
+      if (!phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))) continue
       hits.push({ position, score })
-    }
-    if (rare.length > 0) {
-      // The index's AND score is the sum of the keys' scores times their number.
-      for (const result of this.#index.search(rare.join(' '))) consider(result.id as number, result.score / rare.length)
-    } else {
-      const { positions, scores } = this.#scoresOf(common.shift()!)
-      for (let i = 0; i < positions.length; i++) consider(positions[i]!, scores[i]!)
     }
     return hits.sort((a, b) => b.score - a.score || a.position - b.position)
   }
 
-  /** Each holder's score for a common key alone, asked of the index once and kept. */
-  #scoresOf (holders: KeyHolders): PositionScores {
-    if (holders.scores === undefined) {
-      const results = this.#index.search(holders.key).sort((a, b) => (a.id as number) - (b.id as number))
-      holders.scores = {
-        positions: Uint32Array.from(results, (result) => result.id as number),
-        scores: Float64Array.from(results, (result) => result.score)
-      }
-    }
-    return holders.scores
+  /**
+   * The same search asked of MiniSearch itself, whose AND search scores a match by the sum of its
+   * keys' scores times their number (the order is the same). Only with `keepIndex`: the reference
+   * a test holds `search` to.
+   */
+  searchThroughIndex (query: SearchQuery): SearchHit[] {
+    if (!this.ready) this.search(query)
+    if (this.#index === undefined) throw new Error('searchThroughIndex needs a QuestionSearch made with keepIndex')
+    const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
+    return this.#index.search(query.keys.join(' '))
+      .filter((result) => phrases.every((phrase) => this.#foldedTexts[result.id as number]!.includes(phrase)))
+      .map((result) => ({ position: result.id as number, score: result.score / query.keys.length }))
+      .sort((a, b) => b.score - a.score || a.position - b.position)
   }
 
-  /** One step of the background build; false when nothing is left. */
-  #buildStep (): boolean {
-    if (!this.ready) {
-      this.#indexUpTo(this.#indexed + 1)
-      return true
+  /** One step of the build: index the next record, or (all indexed) ask for the scores of the next few keys. */
+  #buildStep (): void {
+    if (this.#indexed < this.#records.length) {
+      this.#indexRecord(this.#indexed)
+      this.#indexed++
+      return
     }
-    const holders = this.#unscored.pop()
-    if (holders === undefined) return false
-    this.#scoresOf(holders)
-    return true
-  }
-
-  #indexUpTo (end: number): void {
-    const keyOfWord = this.#keyOfWord!
-    for (let position = this.#indexed; position < Math.min(end, this.#records.length); position++) {
-      const words = foldedWords(searchableText(this.#records[position]!))
-      this.#foldedTexts.push(` ${words.join(' ')} `)
-      const keys = words.map((word) => {
-        let key = keyOfWord.get(word)
-        if (key === undefined) {
-          key = wordKey(word)
-          keyOfWord.set(word, key)
-        }
-        return key
+    this.#pending ??= this.#startCompaction()
+    const { compact, keys } = this.#pending
+    for (let n = 0; n < KEYS_PER_CHECK && keys.length > 0; n++) {
+      const [key, slot] = keys.pop()!
+      // MiniSearch's search for one key: each holder's score for it. Its results come best first; the compact index holds them by position.
+      const start = compact.starts[slot]!
+      const results = this.#index!.search(key).sort((a, b) => (a.id as number) - (b.id as number))
+      if (results.length !== compact.starts[slot + 1]! - start) throw new Error(`the index holds ${results.length} records for "${key}", the build counted ${compact.starts[slot + 1]! - start}`)
+      results.forEach((result, i) => {
+        compact.positions[start + i] = result.id as number
+        compact.scores[start + i] = result.score
       })
-      for (const key of new Set(keys)) {
-        const positions = this.#positionsOfKey!.get(key)
-        if (positions === undefined) this.#positionsOfKey!.set(key, [position])
-        else positions.push(position)
-      }
-      this.#index.add({ id: position, keys: keys.join(' ') })
-      this.#indexed = position + 1
     }
-    // Only the build needs it; queries are a few words.
-    if (this.ready) {
-      this.#keyOfWord = undefined
-      const least = Math.max(this.#records.length * this.#commonKeyShare, COMMON_KEY_MIN_HOLDERS)
-      for (const [key, positions] of this.#positionsOfKey!) {
-        if (positions.length <= least) continue
-        const bits = new Uint32Array(Math.ceil(this.#records.length / 32))
-        for (const position of positions) bits[position >>> 5]! |= 1 << (position & 31)
-        const holders: KeyHolders = { key, bits, count: positions.length }
-        this.#commonKeys.set(key, holders)
-        this.#unscored.push(holders)
-      }
-      this.#positionsOfKey = undefined
+    if (keys.length > 0) return
+    this.#compact = compact
+    this.#pending = undefined
+    if (!this.#keepIndex) this.#index = undefined
+  }
+
+  /** Lays out the compact index from the holders of each key; their scores are asked for next. */
+  #startCompaction (): { compact: CompactIndex, keys: Array<[string, number]> } {
+    const positionsOfKey = this.#positionsOfKey!
+    this.#positionsOfKey = undefined
+    this.#keyOfWord = undefined
+    const slots = new Map<string, number>()
+    const starts = new Uint32Array(positionsOfKey.size + 1)
+    let total = 0
+    for (const [key, holders] of positionsOfKey) {
+      starts[slots.size] = total
+      slots.set(key, slots.size)
+      total += holders.length
     }
+    starts[slots.size] = total
+    const compact = { slots, starts, positions: new Uint32Array(total), scores: new Float64Array(total) }
+    return { compact, keys: [...slots] }
+  }
+
+  #indexRecord (position: number): void {
+    const words = foldedWords(searchableText(this.#records[position]!))
+    this.#foldedTexts.push(` ${words.join(' ')} `)
+    const keyOfWord = this.#keyOfWord!
+    const keys = words.map((word) => {
+      let key = keyOfWord.get(word)
+      if (key === undefined) {
+        key = wordKey(word)
+        keyOfWord.set(word, key)
+      }
+      return key
+    })
+    for (const key of new Set(keys)) {
+      const holders = this.#positionsOfKey!.get(key)
+      if (holders === undefined) this.#positionsOfKey!.set(key, [position])
+      else holders.push(position)
+    }
+    this.#index!.add({ id: position, keys: keys.join(' ') })
   }
 }

@@ -93,6 +93,16 @@ function indexOf (positions: Uint32Array, low: number, high: number, position: n
   return -1
 }
 
+/** `score` plus the record's score for each of the other keys' runs; undefined when a run does not hold it. */
+function scoreWithOthers ({ positions, scores }: CompactIndex, others: ReadonlyArray<{ start: number, end: number }>, position: number, score: number): number | undefined {
+  for (const run of others) {
+    const found = indexOf(positions, run.start, run.end, position)
+    if (found === -1) return undefined
+    score += scores[found]!
+  }
+  return score
+}
+
 /**
  * Full-text index over a list of question records, with BM25 relevance. Records are named by their
  * position in that list.
@@ -183,16 +193,10 @@ export class QuestionSearch {
     const [rarest, ...others] = runs as [{ start: number, end: number }, ...Array<{ start: number, end: number }>]
     const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
     const hits: SearchHit[] = []
-    candidates: for (let i = rarest.start; i < rarest.end; i++) {
+    for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
-      let score = scores[i]!
-      for (const run of others) {
-        const found = indexOf(positions, run.start, run.end, position)
-        if (found === -1) continue candidates
-        score += scores[found]!
-      }
-      if (!phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))) continue
-      hits.push({ position, score })
+      const score = scoreWithOthers(this.#compact!, others, position, scores[i]!)
+      if (score !== undefined && phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))) hits.push({ position, score })
     }
     return hits.sort((a, b) => b.score - a.score || a.position - b.position)
   }

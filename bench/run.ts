@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CannedAnswer, CeilingReady } from './ceiling-server.ts'
 import type { LoadJob, LoadResult } from './load.ts'
+import { startCommand } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 
@@ -18,6 +19,8 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** How the server is started: as `npm start` starts it. */
+const START_COMMAND = startCommand(ROOT)
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results')
 
 function envNumber (name: string, fallback: number): number {
@@ -167,7 +170,7 @@ async function startServer ({ workers, pinned, dataDir }: { workers: number, pin
   else env.ENEM_DATA_DIR = dataDir
   let stderr = ''
   const startedAt = performance.now()
-  const child = spawnPinned(pinned ? SERVER_CORE : [], process.execPath, [path.join(ROOT, 'dist', 'server.js')], {
+  const child = spawnPinned(pinned ? SERVER_CORE : [], process.execPath, START_COMMAND.slice(1), {
     cwd: ROOT,
     env,
     // Logs go nowhere: a pipe would make this process (on the load generator's core) drain them.
@@ -818,7 +821,7 @@ async function main (): Promise<void> {
   const report = [
     `Date: ${date}. Machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}. Load generator: ${machine.loader}, ${CONNECTIONS} connections, ` +
       `median of ${RUNS} runs x ${RUN_SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ours and the ceiling alternating. Pinning: ${machine.pinning}.`,
-    `Ours: node dist/server.js, 1 worker, dataset ${dataLabel}, rate limiting on (RATE_LIMIT_MAX=${RATE_LIMIT_MAX}, ${machine.rateLimitStore} store), LOG_LEVEL=${LOG_LEVEL}. ` +
+    `Ours: ${START_COMMAND.join(' ')} (as npm start), 1 worker, dataset ${dataLabel}, rate limiting on (RATE_LIMIT_MAX=${RATE_LIMIT_MAX}, ${machine.rateLimitStore} store), LOG_LEVEL=${LOG_LEVEL}. ` +
       'Ceiling: a bare node:http server answering the same bytes and headers from memory. err = socket errors and timeouts; non-2xx summed over the runs. ' +
       'CPU us/req: the server process\'s CPU time per answered request. ratio and CPU ratio: ours / ceiling (req/s) and ceiling / ours (CPU per request) in each round, where the two ran back to back, median over the rounds.',
     '',

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { startCommand } from './start-command.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 15)
@@ -104,7 +105,7 @@ console.log('building (npm run build)')
 if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) process.exit(1)
 const port = await freePort()
 const workDir = await mkdtemp(path.join(tmpdir(), 'enem-soak-'))
-const server = spawn(process.execPath, ['dist/server.js'], {
+const server = spawn(process.execPath, startCommand(REPO_ROOT).slice(1), {
   cwd: REPO_ROOT,
   stdio: ['ignore', 'ignore', 'inherit'],
   env: { RATE_LIMIT_MAX: '0', ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1' }

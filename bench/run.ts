@@ -405,6 +405,12 @@ interface Scenario {
 /** Paths of an unrepeated scenario captured for the ceiling: enough to stand for the sizes of the rest. */
 const CEILING_PATHS = 1000
 
+/** The paths the ceiling answers (and so are captured from our server): of an unrepeated scenario, its first CEILING_PATHS. */
+function ceilingPaths (scenario: Scenario): string[] {
+  if (scenario.paths === undefined) return [scenario.url]
+  return scenario.unrepeated === true ? scenario.paths.slice(0, CEILING_PATHS) : scenario.paths
+}
+
 interface QuestionRecord {
   index: number
   files: string[]
@@ -510,8 +516,7 @@ interface Capture {
 /** Captures every path of a scenario, one after another (a search row has over a thousand). */
 async function capture (port: number, scenario: Scenario): Promise<Capture> {
   const captures: Capture[] = []
-  const paths = scenario.paths === undefined ? [scenario.url] : scenario.unrepeated === true ? scenario.paths.slice(0, CEILING_PATHS) : scenario.paths
-  for (const url of paths) captures.push(await captureOne(port, { ...scenario, url }))
+  for (const url of ceilingPaths(scenario)) captures.push(await captureOne(port, { ...scenario, url }))
   return {
     answers: captures.flatMap((one) => one.answers),
     bodyBytes: median(captures.map((one) => one.bodyBytes)),
@@ -613,7 +618,8 @@ interface RunResult extends LoadResult {
 
 /** Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all alike. */
 async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number): Promise<Measured> {
-  const ceilingPaths = scenario.unrepeated === true ? scenario.paths?.slice(0, CEILING_PATHS) : scenario.paths
+  // One list for the whole scenario: the load generator writes one script per list.
+  const pathsForCeiling = scenario.paths === undefined ? undefined : ceilingPaths(scenario)
   // Of an unrepeated scenario, how far into its paths each contender that keeps answers has been sent
   // (the first CEILING_PATHS were sent to ours when they were captured).
   const sent = contenders.map(() => (scenario.unrepeated === true ? CEILING_PATHS : 0))
@@ -625,7 +631,7 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
       connections: CONNECTIONS,
       durationSeconds,
       headers: scenario.headers,
-      paths: contender.keepsAnswers ? scenario.paths : ceilingPaths,
+      paths: contender.keepsAnswers ? scenario.paths : pathsForCeiling,
       startAt: unrepeated ? sent[i] : 0
     }, contender.pinned)
     // The load generator may have sent one more request per connection than it saw answered.

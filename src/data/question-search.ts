@@ -137,8 +137,8 @@ export class QuestionSearch {
   readonly #foldedTexts: string[] = []
   /** The dataset repeats its words: stemming each distinct word once is most of the build saved. */
   #keyOfWord: Map<string, string> | undefined = new Map()
-  /** While building: the positions of the records holding each key, ascending. */
-  #positionsOfKey: Map<string, number[]> | undefined = new Map()
+  /** While building: how many records hold each key (the index gives which, with their scores). */
+  #holderCounts: Map<string, number> | undefined = new Map()
   /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
   #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
   #compact: CompactIndex | undefined
@@ -191,12 +191,12 @@ export class QuestionSearch {
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
     const [rarest, ...others] = runs as [{ start: number, end: number }, ...Array<{ start: number, end: number }>]
-    const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
+    const holdsPhrases = this.#phraseCheck(query)
     const hits: SearchHit[] = []
     for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
       const score = scoreWithOthers(this.#compact!, others, position, scores[i]!)
-      if (score !== undefined && phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))) hits.push({ position, score })
+      if (score !== undefined && holdsPhrases(position)) hits.push({ position, score })
     }
     return hits.sort((a, b) => b.score - a.score || a.position - b.position)
   }
@@ -209,11 +209,17 @@ export class QuestionSearch {
   searchThroughIndex (query: SearchQuery): SearchHit[] {
     if (!this.ready) this.search(query)
     if (this.#index === undefined) throw new Error('searchThroughIndex needs a QuestionSearch made with keepIndex')
-    const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
+    const holdsPhrases = this.#phraseCheck(query)
     return this.#index.search(query.keys.join(' '))
-      .filter((result) => phrases.every((phrase) => this.#foldedTexts[result.id as number]!.includes(phrase)))
+      .filter((result) => holdsPhrases(result.id as number))
       .map((result) => ({ position: result.id as number, score: result.score / query.keys.length }))
       .sort((a, b) => b.score - a.score || a.position - b.position)
+  }
+
+  /** Whether the record at a position holds every phrase of the query, as consecutive folded words. */
+  #phraseCheck (query: SearchQuery): (position: number) => boolean {
+    const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
+    return (position) => phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))
   }
 
   /** One step of the build: index the next record, or (all indexed) ask for the scores of the next few keys. */
@@ -242,18 +248,18 @@ export class QuestionSearch {
     if (!this.#keepIndex) this.#index = undefined
   }
 
-  /** Lays out the compact index from the holders of each key; their scores are asked for next. */
+  /** Lays out the compact index from how many records hold each key; which ones, and their scores, are asked for next. */
   #startCompaction (): { compact: CompactIndex, keys: Array<[string, number]> } {
-    const positionsOfKey = this.#positionsOfKey!
-    this.#positionsOfKey = undefined
+    const holderCounts = this.#holderCounts!
+    this.#holderCounts = undefined
     this.#keyOfWord = undefined
     const slots = new Map<string, number>()
-    const starts = new Uint32Array(positionsOfKey.size + 1)
+    const starts = new Uint32Array(holderCounts.size + 1)
     let total = 0
-    for (const [key, holders] of positionsOfKey) {
+    for (const [key, holders] of holderCounts) {
       starts[slots.size] = total
       slots.set(key, slots.size)
-      total += holders.length
+      total += holders
     }
     starts[slots.size] = total
     const compact = { slots, starts, positions: new Uint32Array(total), scores: new Float64Array(total) }
@@ -273,9 +279,7 @@ export class QuestionSearch {
       return key
     })
     for (const key of new Set(keys)) {
-      const holders = this.#positionsOfKey!.get(key)
-      if (holders === undefined) this.#positionsOfKey!.set(key, [position])
-      else holders.push(position)
+      this.#holderCounts!.set(key, (this.#holderCounts!.get(key) ?? 0) + 1)
     }
     this.#index!.add({ id: position, keys: keys.join(' ') })
   }

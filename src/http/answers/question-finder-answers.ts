@@ -80,16 +80,18 @@ export class QuestionFinderAnswers {
       throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${requestedSeed}`)
     }
     const { filters, key } = this.#filtersOf(query)
-    if (requestedSeed === undefined) {
-      const seed = pickSeed()
-      return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { cacheControl: NO_STORE })
-    }
+    if (requestedSeed === undefined) return this.#draw(filters, key, count, pickSeed(), { cacheControl: NO_STORE })
     const drawKey = `${key}|${count}|${requestedSeed}`
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
-    const body = this.#prepared.list(`{"seed":${requestedSeed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, requestedSeed))
+    const body = this.#draw(filters, key, count, requestedSeed)
     if (this.#repeats.seenBefore(`random|${drawKey}`)) this.#draws.set(drawKey, body)
     return body
+  }
+
+  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`. */
+  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
+    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), options)
   }
 
   /** GET /v1/export/questions.jsonl */

@@ -281,17 +281,26 @@ interface WrkReport {
  * A wrk script that sends `paths` in turn, one per request (so a cache of one URL cannot help),
  * starting after the path its first argument names (so that runs can go on where the last one
  * stopped), plus the report. Paths are percent-encoded ASCII: safe inside Lua's double quotes.
+ *
+ * Every request is formatted in `init`, before wrk starts its clock. Formatting each one as it was
+ * sent made wrk itself stall over the unrepeated search's many paths, and every connection waiting
+ * on wrk's one thread counted the stall as the server's latency: a bare node:http server answering
+ * every path alike showed a p99 several times higher than with the requests formatted beforehand
+ * (bench/results.md has the figures). Cycling only the first 1,000 of the same paths did not stall,
+ * so the cost is in making ever-new request strings (most likely LuaJIT's string table growing).
  */
 function wrkPathsScript (paths: string[]): string {
   return `
 local paths = {${paths.map((one) => `"${one}"`).join(',')}}
+local requests = {}
 local sent = 0
 init = function(args)
-  sent = tonumber(args[1] or "0") % #paths
+  for i, one in ipairs(paths) do requests[i] = wrk.format(nil, one) end
+  sent = tonumber(args[1] or "0") % #requests
 end
 request = function()
-  sent = sent % #paths + 1
-  return wrk.format(nil, paths[sent])
+  sent = sent % #requests + 1
+  return requests[sent]
 end
 ${WRK_REPORT_SCRIPT}`
 }

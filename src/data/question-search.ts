@@ -59,6 +59,20 @@ export interface SearchHit {
   readonly score: number
 }
 
+/**
+ * Best first, ties by position. Answers only -1, 0 or 1: a difference of scores is a fraction,
+ * and a fraction returned to the sort was a heap number per comparison.
+ */
+function byRelevance (a: SearchHit, b: SearchHit): number {
+  if (a.score !== b.score) return a.score > b.score ? -1 : 1
+  return a.position === b.position ? 0 : a.position < b.position ? -1 : 1
+}
+
+/** The phrase check of a query without phrases. */
+function holdsAll (): boolean {
+  return true
+}
+
 /** Longest a step of a background build keeps the event loop from requests. */
 const STEP_MILLISECONDS = 5
 /** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
@@ -91,16 +105,6 @@ function indexOf (positions: Uint32Array, low: number, high: number, position: n
     else last = middle - 1
   }
   return -1
-}
-
-/** `score` plus the record's score for each of the other keys' runs; undefined when a run does not hold it. */
-function scoreWithOthers ({ positions, scores }: CompactIndex, others: ReadonlyArray<{ start: number, end: number }>, position: number, score: number): number | undefined {
-  for (const run of others) {
-    const found = indexOf(positions, run.start, run.end, position)
-    if (found === -1) return undefined
-    score += scores[found]!
-  }
-  return score
 }
 
 /**
@@ -142,6 +146,8 @@ export class QuestionSearch {
   /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
   #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
   #compact: CompactIndex | undefined
+  /** Scratch space of a search, as long as the longest run (no search keeps more holders than its rarest key has). */
+  #kept: { positions: Uint32Array, scores: Float64Array } | undefined
   #indexed = 0
   #background: NodeJS.Immediate | NodeJS.Timeout | undefined
 
@@ -190,15 +196,28 @@ export class QuestionSearch {
     }
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
-    const [rarest, ...others] = runs as [{ start: number, end: number }, ...Array<{ start: number, end: number }>]
+    const rarest = runs[0]!
     const holdsPhrases = this.#phraseCheck(query)
-    const hits: SearchHit[] = []
-    for (let i = rarest.start; i < rarest.end; i++) {
+    // The holders that hold everything go to scratch arrays first, and become hits at the end.
+    const { positions: keptPositions, scores: keptScores } = this.#kept!
+    let kept = 0
+    holders: for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
-      const score = scoreWithOthers(this.#compact!, others, position, scores[i]!)
-      if (score !== undefined && holdsPhrases(position)) hits.push({ position, score })
+      let score = scores[i]!
+      // An index, not for-of: an iterator per holder walked was most of a search's garbage.
+      for (let other = 1; other < runs.length; other++) {
+        const found = indexOf(positions, runs[other]!.start, runs[other]!.end, position)
+        if (found === -1) continue holders
+        score += scores[found]!
+      }
+      if (!holdsPhrases(position)) continue
+      keptPositions[kept] = position
+      keptScores[kept] = score
+      kept++
     }
-    return hits.sort((a, b) => b.score - a.score || a.position - b.position)
+    const hits: SearchHit[] = []
+    for (let n = 0; n < kept; n++) hits.push({ position: keptPositions[n]!, score: keptScores[n]! })
+    return hits.sort(byRelevance)
   }
 
   /**
@@ -213,13 +232,19 @@ export class QuestionSearch {
     return this.#index.search(query.keys.join(' '))
       .filter((result) => holdsPhrases(result.id as number))
       .map((result) => ({ position: result.id as number, score: result.score / query.keys.length }))
-      .sort((a, b) => b.score - a.score || a.position - b.position)
+      .sort(byRelevance)
   }
 
   /** Whether the record at a position holds every phrase of the query, as consecutive folded words. */
   #phraseCheck (query: SearchQuery): (position: number) => boolean {
     const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
-    return (position) => phrases.every((phrase) => this.#foldedTexts[position]!.includes(phrase))
+    if (phrases.length === 0) return holdsAll
+    // A loop, not every() with an arrow: that was a closure per record checked.
+    return (position) => {
+      const text = this.#foldedTexts[position]!
+      for (const phrase of phrases) if (!text.includes(phrase)) return false
+      return true
+    }
   }
 
   /** One step of the build: index the next record, or (all indexed) ask for the scores of the next few keys. */
@@ -243,6 +268,9 @@ export class QuestionSearch {
       })
     }
     if (keys.length > 0) return
+    let longest = 0
+    for (let slot = 0; slot + 1 < compact.starts.length; slot++) longest = Math.max(longest, compact.starts[slot + 1]! - compact.starts[slot]!)
+    this.#kept = { positions: new Uint32Array(longest), scores: new Float64Array(longest) }
     this.#compact = compact
     this.#pending = undefined
     if (!this.#keepIndex) this.#index = undefined

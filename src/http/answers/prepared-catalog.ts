@@ -80,18 +80,26 @@ export class PreparedCatalog {
    * the questions' tags.
    */
   list (head: string, items: readonly Question[], options: { cacheControl?: string } = {}): PreparedBody {
-    const itemBodies = items.map((item) => this.question(item))
+    const bodies = items.map((item) => this.question(item))
     // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
-    const etag = strongEtagOf(head, ...itemBodies.map((body) => body.etag))
-    const parts: Buffer[] = [Buffer.from(head)]
-    itemBodies.forEach((body, position) => {
-      if (position > 0) parts.push(COMMA)
-      parts.push(body.raw)
+    let tags = head
+    let length = Buffer.byteLength(head) + Math.max(bodies.length - 1, 0) + CLOSE.length
+    for (const body of bodies) {
+      tags += body.etag
+      length += body.raw.length
+    }
+    // One buffer written in place: joining a list of parts with Buffer.concat made a buffer per part.
+    const raw = Buffer.allocUnsafe(length)
+    let offset = raw.write(head)
+    bodies.forEach((body, position) => {
+      if (position > 0) offset = raw.writeUInt8(COMMA, offset)
+      raw.set(body.raw, offset)
+      offset += body.raw.length
     })
-    parts.push(CLOSE)
-    return new PreparedBody(Buffer.concat(parts), { etag, effort: 'fast', ...options })
+    raw.set(CLOSE, offset)
+    return new PreparedBody(raw, { etag: strongEtagOf(tags), effort: 'fast', ...options })
   }
 }
 
-const COMMA = Buffer.from(',')
+const COMMA = ','.charCodeAt(0)
 const CLOSE = Buffer.from(']}')

@@ -146,8 +146,6 @@ export class QuestionSearch {
   /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
   #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
   #compact: CompactIndex | undefined
-  /** Scratch space of a search, as long as the longest run (no search keeps more holders than its rarest key has). */
-  #kept: { positions: Uint32Array, scores: Float64Array } | undefined
   #indexed = 0
   #background: NodeJS.Immediate | NodeJS.Timeout | undefined
 
@@ -198,25 +196,19 @@ export class QuestionSearch {
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
     const rarest = runs[0]!
     const holdsPhrases = this.#phraseCheck(query)
-    // The holders that hold everything go to scratch arrays first, and become hits at the end.
-    const { positions: keptPositions, scores: keptScores } = this.#kept!
-    let kept = 0
-    holders: for (let i = rarest.start; i < rarest.end; i++) {
+    const hits: SearchHit[] = []
+    for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
       let score = scores[i]!
-      // An index, not for-of: an iterator per holder walked was most of a search's garbage.
-      for (let other = 1; other < runs.length; other++) {
+      let other = 1
+      // An index, not for-of: this loop runs for every holder of the rarest key.
+      for (; other < runs.length; other++) {
         const found = indexOf(positions, runs[other]!.start, runs[other]!.end, position)
-        if (found === -1) continue holders
+        if (found === -1) break
         score += scores[found]!
       }
-      if (!holdsPhrases(position)) continue
-      keptPositions[kept] = position
-      keptScores[kept] = score
-      kept++
+      if (other === runs.length && holdsPhrases(position)) hits.push({ position, score })
     }
-    const hits: SearchHit[] = []
-    for (let n = 0; n < kept; n++) hits.push({ position: keptPositions[n]!, score: keptScores[n]! })
     return hits.sort(byRelevance)
   }
 
@@ -268,9 +260,6 @@ export class QuestionSearch {
       })
     }
     if (keys.length > 0) return
-    let longest = 0
-    for (let slot = 0; slot + 1 < compact.starts.length; slot++) longest = Math.max(longest, compact.starts[slot + 1]! - compact.starts[slot]!)
-    this.#kept = { positions: new Uint32Array(longest), scores: new Float64Array(longest) }
     this.#compact = compact
     this.#pending = undefined
     if (!this.#keepIndex) this.#index = undefined

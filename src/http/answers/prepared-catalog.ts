@@ -9,8 +9,10 @@ const PAGE_CACHE_BYTES = 32 * 1024 * 1024
 const PAGE_ENTRY_OVERHEAD_BYTES = 256
 
 /**
- * Every answer that does not depend on query values, serialized once at start-up; question
- * pages are assembled from the prepared question bytes, never by re-serializing records.
+ * Every answer that does not depend on query values, serialized once: the exam list at start-up,
+ * each exam detail and each question on its first use (serializing them all took a tenth of
+ * start-up), then kept for the life of the process. Question pages are assembled from the
+ * prepared question bytes, never by re-serializing records.
  */
 export class PreparedCatalog {
   readonly examList: PreparedBody
@@ -32,20 +34,27 @@ export class PreparedCatalog {
   #nextViewId = 0
 
   constructor (catalog: Catalog) {
-    const exams = catalog.listExams()
-    this.examList = PreparedBody.json(exams.map((exam) => exam.summary))
-    for (const exam of exams) {
-      this.#examDetails.set(exam, PreparedBody.json({ ...exam.summary, questions: exam.questionSummaries }))
-      for (const question of exam.questions) this.#questions.set(question, PreparedBody.json(question))
-    }
+    this.examList = PreparedBody.json(catalog.listExams().map((exam) => exam.summary))
   }
 
+  /** An exam of the catalog: at most one entry per exam is ever made. */
   examDetail (exam: Exam): PreparedBody {
-    return this.#examDetails.get(exam)!
+    let body = this.#examDetails.get(exam)
+    if (body === undefined) {
+      body = PreparedBody.json({ ...exam.summary, questions: exam.questionSummaries })
+      this.#examDetails.set(exam, body)
+    }
+    return body
   }
 
+  /** A record of the catalog: at most one entry per record is ever made. */
   question (question: Question): PreparedBody {
-    return this.#questions.get(question)!
+    let body = this.#questions.get(question)
+    if (body === undefined) {
+      body = PreparedBody.json(question)
+      this.#questions.set(question, body)
+    }
+    return body
   }
 
   /**

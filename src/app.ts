@@ -159,11 +159,14 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
   fastify.addHook('preClose', (done) => {
     fastPath.close()
+    prepared.stopBackground()
     sources.finding.finder.stopBackgroundWork()
     done()
   })
-  // The search index is built a little at a time once the server listens, not during start-up.
+  // The question bodies and the search index are made a little at a time once the server listens, not during start-up.
   fastify.addHook('onListen', (done) => {
+    // Its promise only says when it is done, which nothing here waits for.
+    prepared.prepareInBackground()
     sources.finding.finder.buildSearchIndexInBackground()
     done()
   })

@@ -8,14 +8,22 @@ const PAGE_CACHE_BYTES = 32 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny pages is bounded too. */
 const PAGE_ENTRY_OVERHEAD_BYTES = 256
 
+/** Longest a step of the background preparation keeps the event loop from requests. */
+const STEP_MILLISECONDS = 5
+
 /**
- * Every answer that does not depend on query values, serialized once: the exam list at start-up,
- * each exam detail and each question on its first use (serializing them all was a visible share
- * of start-up in its profile), then kept for the life of the process. Question pages are assembled from the
- * prepared question bytes, never by re-serializing records.
+ * Every answer that does not depend on query values, serialized once and kept for the life of the
+ * process: the exam list at start-up; each exam detail and each question in the background once
+ * the server listens (prepareInBackground; serializing them all was a visible share of start-up
+ * in its profile), or on first use if a request comes first. Question pages are assembled from
+ * the prepared question bytes, never by re-serializing records.
  */
 export class PreparedCatalog {
   readonly examList: PreparedBody
+  readonly #exams: readonly Exam[]
+  #background: NodeJS.Immediate | undefined
+  /** Resolves the promise of the background preparation under way. */
+  #stopped: (() => void) | undefined
   readonly #examDetails = new Map<Exam, PreparedBody>()
   readonly #questions = new Map<Question, PreparedBody>()
   /**
@@ -34,7 +42,59 @@ export class PreparedCatalog {
   #nextViewId = 0
 
   constructor (catalog: Catalog) {
-    this.examList = PreparedBody.json(catalog.listExams().map((exam) => exam.summary))
+    this.#exams = catalog.listExams()
+    this.examList = PreparedBody.json(this.#exams.map((exam) => exam.summary))
+  }
+
+  /**
+   * Serializes every exam detail and question not serialized yet, for a few milliseconds per turn
+   * of the event loop, so that requests never wait long. Resolves, when all are (or when stopped),
+   * with how many it serialized.
+   */
+  prepareInBackground (): Promise<number> {
+    this.stopBackground()
+    return new Promise((resolve) => {
+      let made = 0
+      let exam = 0
+      // -1: the exam's detail comes next; otherwise the position of its next question.
+      let question = -1
+      const step = (): void => {
+        const deadline = performance.now() + STEP_MILLISECONDS
+        while (exam < this.#exams.length && performance.now() < deadline) {
+          const current = this.#exams[exam]!
+          if (question === -1) {
+            if (!this.#examDetails.has(current)) made++
+            this.examDetail(current)
+          } else {
+            const record = current.questions[question]!
+            if (!this.#questions.has(record)) made++
+            this.question(record)
+          }
+          question++
+          if (question >= current.questions.length) {
+            exam++
+            question = -1
+          }
+        }
+        if (exam < this.#exams.length) {
+          this.#background = setImmediate(step)
+          return
+        }
+        this.#background = undefined
+        this.#stopped = undefined
+        resolve(made)
+      }
+      this.#background = setImmediate(step)
+      this.#stopped = () => resolve(made)
+    })
+  }
+
+  /** Stops a background preparation (at close); what is left is serialized on first use. */
+  stopBackground (): void {
+    clearImmediate(this.#background)
+    this.#background = undefined
+    this.#stopped?.()
+    this.#stopped = undefined
   }
 
   /** An exam of the catalog: at most one entry per exam is ever made. */

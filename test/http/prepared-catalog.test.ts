@@ -1,0 +1,60 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { loadConfig } from '../../src/config.ts'
+import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
+import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
+
+/*
+ * PreparedCatalog serializes each exam detail and question once: in the background after the
+ * server listens, or on first use when a request comes first. Both ways must give the same bytes
+ * and tags, and each body must be made once.
+ */
+
+async function sampleCatalog () {
+  const dataset = await loadTestDataset(loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL }))
+  return dataset.catalog!
+}
+
+test('the background preparation serializes every exam and question once, as first use would', async () => {
+  const catalog = await sampleCatalog()
+  const exams = catalog.listExams()
+  const bodyCount = exams.length + exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  const background = new PreparedCatalog(catalog)
+  const onDemand = new PreparedCatalog(catalog)
+
+  assert.equal(await background.prepareInBackground(), bodyCount)
+  // All made: a second pass has nothing left to do.
+  assert.equal(await background.prepareInBackground(), 0)
+  for (const exam of exams) {
+    assert.deepEqual(background.examDetail(exam).raw, onDemand.examDetail(exam).raw)
+    assert.equal(background.examDetail(exam).etag, onDemand.examDetail(exam).etag)
+    for (const question of exam.questions) {
+      const body = background.question(question)
+      assert.equal(body, background.question(question), 'kept, not made again')
+      assert.deepEqual(JSON.parse(body.raw.toString()), JSON.parse(JSON.stringify(question)))
+      assert.equal(body.etag, onDemand.question(question).etag)
+    }
+  }
+})
+
+test('what a request asked for first is not made again by the background preparation', async () => {
+  const catalog = await sampleCatalog()
+  const exams = catalog.listExams()
+  const bodyCount = exams.length + exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  const prepared = new PreparedCatalog(catalog)
+  const first = exams[0]!
+  const asked = prepared.question(first.questions[0]!)
+  prepared.examDetail(first)
+  assert.equal(await prepared.prepareInBackground(), bodyCount - 2)
+  assert.equal(prepared.question(first.questions[0]!), asked)
+})
+
+test('stopping the background preparation settles its promise; the rest is made on first use', async () => {
+  const catalog = await sampleCatalog()
+  const prepared = new PreparedCatalog(catalog)
+  const running = prepared.prepareInBackground()
+  prepared.stopBackground()
+  assert.equal(await running, 0, 'stopped before its first step')
+  const question = catalog.listExams()[0]!.questions[0]!
+  assert.deepEqual(JSON.parse(prepared.question(question).raw.toString()), JSON.parse(JSON.stringify(question)))
+})

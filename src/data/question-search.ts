@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch'
 import type { Question } from './record-schemas.ts'
+import { BackgroundSteps } from './background-steps.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
@@ -73,8 +74,6 @@ function holdsAll (): boolean {
   return true
 }
 
-/** Longest a step of a background build keeps the event loop from requests. */
-const STEP_MILLISECONDS = 5
 /** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
 const BACKGROUND_DELAY_MILLISECONDS = 500
 /** Keys whose scores one step of the compaction asks MiniSearch for, between checks of the step's time. */
@@ -147,7 +146,10 @@ export class QuestionSearch {
   #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
   #compact: CompactIndex | undefined
   #indexed = 0
-  #background: NodeJS.Immediate | NodeJS.Timeout | undefined
+  readonly #background = new BackgroundSteps(() => {
+    this.#buildStep()
+    return !this.ready
+  })
 
   /** `keepIndex`: keep MiniSearch's index after the build, for searchThroughIndex (a test's reference). */
   constructor (records: readonly Question[], { keepIndex = false }: { keepIndex?: boolean } = {}) {
@@ -162,28 +164,24 @@ export class QuestionSearch {
 
   /** Starts (once, shortly) building the rest a few records or keys at a time, yielding to requests in between. */
   buildInBackground (): void {
-    if (this.#background !== undefined || this.ready) return
-    const step = (): void => {
-      const deadline = performance.now() + STEP_MILLISECONDS
-      while (!this.ready && performance.now() < deadline) this.#buildStep()
-      this.#background = this.ready ? undefined : setImmediate(step)
-    }
-    this.#background = setTimeout(step, BACKGROUND_DELAY_MILLISECONDS).unref()
+    if (this.#background.running || this.ready) return
+    this.#background.start(BACKGROUND_DELAY_MILLISECONDS)
   }
 
   /** Stops a background build (at close); a later search still finishes it. */
   stopBackground (): void {
-    clearTimeout(this.#background as NodeJS.Timeout | undefined)
-    clearImmediate(this.#background as NodeJS.Immediate | undefined)
-    this.#background = undefined
+    this.#background.stop()
+  }
+
+  /** Finishes the build now, synchronously (a search that comes before the background build is done). */
+  #finishBuild (): void {
+    this.stopBackground()
+    while (!this.ready) this.#buildStep()
   }
 
   /** Every record holding every key of the query (and its phrases), best first; ties by position. */
   search (query: SearchQuery): SearchHit[] {
-    if (!this.ready) {
-      this.stopBackground()
-      while (!this.ready) this.#buildStep()
-    }
+    if (!this.ready) this.#finishBuild()
     const { slots, starts, positions, scores } = this.#compact!
     if (query.keys.length === 0) return []
     const runs: Array<{ start: number, end: number }> = []
@@ -218,7 +216,7 @@ export class QuestionSearch {
    * a test holds `search` to.
    */
   searchThroughIndex (query: SearchQuery): SearchHit[] {
-    if (!this.ready) this.search(query)
+    if (!this.ready) this.#finishBuild()
     if (this.#index === undefined) throw new Error('searchThroughIndex needs a QuestionSearch made with keepIndex')
     const holdsPhrases = this.#phraseCheck(query)
     return this.#index.search(query.keys.join(' '))

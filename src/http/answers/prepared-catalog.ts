@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache'
+import { BackgroundSteps } from '../../data/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
@@ -7,9 +8,6 @@ import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny pages is bounded too. */
 const PAGE_ENTRY_OVERHEAD_BYTES = 256
-
-/** Longest a step of the background preparation keeps the event loop from requests. */
-const STEP_MILLISECONDS = 5
 
 /**
  * Every answer that does not depend on query values, serialized once and kept for the life of the
@@ -21,9 +19,9 @@ const STEP_MILLISECONDS = 5
 export class PreparedCatalog {
   readonly examList: PreparedBody
   readonly #exams: readonly Exam[]
-  #background: NodeJS.Immediate | undefined
-  /** Resolves the promise of the background preparation under way. */
-  #stopped: (() => void) | undefined
+  /** Where the background preparation is: an exam, and -1 for its detail or the position of its next question. */
+  #next = { exam: 0, question: -1 }
+  readonly #background = new BackgroundSteps(() => this.#prepareNext())
   readonly #examDetails = new Map<Exam, PreparedBody>()
   readonly #questions = new Map<Question, PreparedBody>()
   /**
@@ -47,54 +45,35 @@ export class PreparedCatalog {
   }
 
   /**
-   * Serializes every exam detail and question not serialized yet, for a few milliseconds per turn
-   * of the event loop, so that requests never wait long. Resolves, when all are (or when stopped),
-   * with how many it serialized.
+   * Serializes every exam detail and question not serialized yet, a few milliseconds per turn of
+   * the event loop, so that requests never wait long. Resolves, when all are (or when stopped),
+   * with how many bodies were made meanwhile.
    */
-  prepareInBackground (): Promise<number> {
-    this.stopBackground()
-    return new Promise((resolve) => {
-      let made = 0
-      let exam = 0
-      // -1: the exam's detail comes next; otherwise the position of its next question.
-      let question = -1
-      const step = (): void => {
-        const deadline = performance.now() + STEP_MILLISECONDS
-        while (exam < this.#exams.length && performance.now() < deadline) {
-          const current = this.#exams[exam]!
-          if (question === -1) {
-            if (!this.#examDetails.has(current)) made++
-            this.examDetail(current)
-          } else {
-            const record = current.questions[question]!
-            if (!this.#questions.has(record)) made++
-            this.question(record)
-          }
-          question++
-          if (question >= current.questions.length) {
-            exam++
-            question = -1
-          }
-        }
-        if (exam < this.#exams.length) {
-          this.#background = setImmediate(step)
-          return
-        }
-        this.#background = undefined
-        this.#stopped = undefined
-        resolve(made)
-      }
-      this.#background = setImmediate(step)
-      this.#stopped = () => resolve(made)
-    })
+  async prepareInBackground (): Promise<number> {
+    const before = this.#examDetails.size + this.#questions.size
+    this.#next = { exam: 0, question: -1 }
+    await this.#background.start()
+    return this.#examDetails.size + this.#questions.size - before
   }
 
   /** Stops a background preparation (at close); what is left is serialized on first use. */
   stopBackground (): void {
-    clearImmediate(this.#background)
-    this.#background = undefined
-    this.#stopped?.()
-    this.#stopped = undefined
+    this.#background.stop()
+  }
+
+  /** Serializes the next exam detail or question of the background preparation; false when none is left. */
+  #prepareNext (): boolean {
+    const next = this.#next
+    const exam = this.#exams[next.exam]
+    if (exam === undefined) return false
+    if (next.question === -1) this.examDetail(exam)
+    else this.question(exam.questions[next.question]!)
+    next.question++
+    if (next.question >= exam.questions.length) {
+      next.exam++
+      next.question = -1
+    }
+    return next.exam < this.#exams.length
   }
 
   /** An exam of the catalog: at most one entry per exam is ever made. */

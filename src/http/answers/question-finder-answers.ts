@@ -27,8 +27,9 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
  * of the contract, then one QuestionFinder query, whose records are written from their prepared bytes.
  * What is kept is kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), and only once
  * the same normalized request comes a second time (RepeatFilter): the list of matches of a filter
- * set (its pages are then kept by PreparedCatalog), and seeded draws. Draws without a seed are
- * made afresh every time. Throws ApiError; never touches the disk.
+ * set, and seeded draws. The pages of a kept list without `q` are kept by PreparedCatalog; the pages
+ * of a search are cut from its list each time (see `questions`). Draws without a seed are made
+ * afresh every time. Throws ApiError; never touches the disk.
  */
 export class QuestionFinderAnswers {
   readonly #finder: QuestionFinder
@@ -68,7 +69,12 @@ export class QuestionFinderAnswers {
     const { limit, offset } = readPaging(query)
     const { filters, key } = this.#filtersOf(query)
     const { matches, kept } = this.#matching(filters, key)
-    return this.#prepared.page(matches, offset, limit, { keep: kept })
+    // A search's pages are not kept, even when its list is: searches are many and their pages
+    // would churn the page cache, and every page it drops (with its buffer) waits for a full
+    // collection, which then came every second or so under first searches and stalled them
+    // (bench/results.md). Cutting a page from a kept list costs no search; a URL asked again is
+    // answered from the fast path's own cache.
+    return this.#prepared.page(matches, offset, limit, { keep: kept && filters.search === undefined })
   }
 
   /** GET /v1/questions/random. Without `seed`, a fresh draw that is not kept and says `no-store`. */

@@ -72,9 +72,8 @@ export class PreparedBody {
 
   /**
    * The headers of a 200 in an encoding. Written property by property, not as an object spread:
-   * a literal with two spreads, made for every one-off page, allocated straight into V8's old
-   * generation (bench/results.md has the measurements), and that made the full collections that
-   * stalled first searches.
+   * a literal with two spreads, made for every one-off search page, allocated straight into V8's
+   * old generation, and was most of what a first search left there (bench/results.md).
    */
   #headersOf (kind: ContentEncoding): Record<string, string> {
     const headers: Record<string, string> = { etag: this.etag, vary: 'Accept-Encoding', 'content-type': this.contentType }

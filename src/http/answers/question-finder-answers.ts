@@ -69,11 +69,11 @@ export class QuestionFinderAnswers {
     const { limit, offset } = readPaging(query)
     const { filters, key } = this.#filtersOf(query)
     const { matches, kept } = this.#matching(filters, key)
-    // A search's pages are not kept, even when its list is: searches are many and their pages
-    // would churn the page cache, and every page it drops (with its buffer) waits for a full
-    // collection, which then came every second or so under first searches and stalled them
-    // (bench/results.md). Cutting a page from a kept list costs no search; a URL asked again is
-    // answered from the fast path's own cache.
+    // A search's pages are not kept, even when its list is: searches are many, and with their
+    // pages churning the page cache V8's full collections came every second or so under a
+    // stream of first searches and stalled them; without, none came (bench/results.md). Cutting
+    // a page from a kept list costs no search; a URL asked again is answered from the fast
+    // path's own cache.
     return this.#prepared.page(matches, offset, limit, { keep: kept && filters.search === undefined })
   }
 

@@ -10,7 +10,7 @@ import { RepeatFilter } from '../answers/repeat-filter.ts'
 import { accessLogEntry, nextRequestId } from '../plugins/request-logging.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
-import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL, NO_STORE } from '../response-headers.ts'
+import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -155,9 +155,9 @@ export class FastPath {
   readonly #errorLog: FastifyBaseLogger | undefined
   #open = true
   /**
-   * The headers of each answer sent so far, built once: assembling them per request was the
-   * largest cost of the fast path's own code. Bounded by the answers that exist (a few per
-   * prepared body); weak, so a page dropped from the page cache takes its list with it.
+   * The headers of each answer whose body is kept by URL, built once: assembling them per request
+   * was the largest cost of the fast path's own code on repeated requests. Bounded by the answers
+   * kept by URL (a few per body); weak, so a body dropped from that cache takes its lists with it.
    */
   readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
   /**
@@ -240,7 +240,7 @@ export class FastPath {
       const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
       statusCode = answer.statusCode
       payload = answer.payload
-      headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer)
+      headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer, request.url!)
     }
     if (limit !== undefined) {
       headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
@@ -274,16 +274,17 @@ export class FastPath {
 
   /**
    * Every header of an answer but the rate limit's, as the flat list writeHead takes; kept for the
-   * next time, unless the body is never reused (an unseeded draw, `no-store`): a weak-map entry per
-   * one-off answer costs the garbage collector more than building its list.
+   * next time only when its body is kept by URL (from a URL's second request on): a weak-map entry
+   * per one-off answer (a first search, an unseeded draw) costs more than building its list
+   * (bench/results.md).
    */
-  #headerList (body: PreparedBody, answer: PreparedAnswer): Array<string | number> {
+  #headerList (body: PreparedBody, answer: PreparedAnswer, url: string): Array<string | number> {
     // No name of answer.headers is one of EVERY_ANSWER_HEADERS (CORS and nosniff), so nothing is sent twice.
     const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.
     if (answer.payload !== undefined) list.push('content-length', answer.payload.length)
-    if (body.cacheControl !== NO_STORE) this.#headerLists.set(answer, list)
+    if (this.#answersByUrl.has(url)) this.#headerLists.set(answer, list)
     return list
   }
 

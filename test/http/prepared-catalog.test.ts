@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { loadConfig } from '../../src/config.ts'
+import type { Exam } from '../../src/data/catalog.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 
@@ -15,10 +16,15 @@ async function sampleCatalog () {
   return dataset.catalog!
 }
 
+/** How many bodies the catalog serializes besides the exam list: one per exam detail and one per question. */
+function bodyCountOf (exams: readonly Exam[]): number {
+  return exams.length + exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+}
+
 test('the background preparation serializes every exam and question once, as first use would', async () => {
   const catalog = await sampleCatalog()
   const exams = catalog.listExams()
-  const bodyCount = exams.length + exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  const bodyCount = bodyCountOf(exams)
   const background = new PreparedCatalog(catalog)
   const onDemand = new PreparedCatalog(catalog)
 
@@ -40,7 +46,7 @@ test('the background preparation serializes every exam and question once, as fir
 test('what a request asked for first is not made again by the background preparation', async () => {
   const catalog = await sampleCatalog()
   const exams = catalog.listExams()
-  const bodyCount = exams.length + exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  const bodyCount = bodyCountOf(exams)
   const prepared = new PreparedCatalog(catalog)
   const first = exams[0]!
   const asked = prepared.question(first.questions[0]!)

@@ -95,6 +95,11 @@ export class QuestionFinder {
     this.#search.stopBackground()
   }
 
+  /** The query a text of `q` asks for; null when it holds no word (see parseSearchQuery). */
+  parseSearch (text: string): SearchQuery | null {
+    return this.#search.parse(text)
+  }
+
   /** Every language some exam offers. */
   get languages (): string[] {
     return [...this.#viewPositions.keys()].filter((language) => language !== '')

@@ -25,17 +25,20 @@ export interface SearchQuery {
  * Parses the text of `q`. Null when it holds no word at all (`+++`).
  * @example parseSearchQuery('"efeito estufa" Gás')?.keys // keys of efeito, estufa, gas
  */
-export function parseSearchQuery (text: string): SearchQuery | null {
+export function parseSearchQuery (text: string, keyOf: (word: string) => string = wordKey): SearchQuery | null {
   const phrases: string[][] = []
-  const loose = text.replace(QUOTED, (_match, inner: string) => {
-    const words = foldedWords(inner)
-    if (words.length > 1) phrases.push(words)
-    // The phrase's words are also plain required words: the index narrows, the phrase check confirms.
-    return ` ${words.join(' ')} `
-  })
+  // Most queries hold no quotes, and need no pass over them.
+  const loose = !text.includes('"')
+    ? text
+    : text.replace(QUOTED, (_match, inner: string) => {
+      const words = foldedWords(inner)
+      if (words.length > 1) phrases.push(words)
+      // The phrase's words are also plain required words: the index narrows, the phrase check confirms.
+      return ` ${words.join(' ')} `
+    })
   const words = foldedWords(loose)
   if (words.length === 0) return null
-  const keys = [...new Set(words.map(wordKey))].sort()
+  const keys = [...new Set(words.map(keyOf))].sort()
   const phraseTexts = [...new Set(phrases.map((phrase) => phrase.join(' ')))].sort()
   return {
     keys,
@@ -92,18 +95,29 @@ interface CompactIndex {
   readonly scores: Float64Array
 }
 
-/** Where `position` stands in the run from `low` to `high` (exclusive) of ascending positions; -1 when it is not there. */
-function indexOf (positions: Uint32Array, low: number, high: number, position: number): number {
+/**
+ * The first place from `low` on, before `high`, whose position is `position` or more (`high` when
+ * there is none). Gallops (1, 2, 4, … places ahead), then halves: the holders of the rarest key
+ * ascend, so each one is looked for from where the last one was found, and the cost follows the
+ * distance to it rather than the length of the run.
+ */
+function lowerBound (positions: Uint32Array, low: number, high: number, position: number): number {
+  let step = 1
   let first = low
-  let last = high - 1
-  while (first <= last) {
-    const middle = (first + last) >>> 1
-    const found = positions[middle]!
-    if (found === position) return middle
-    if (found < position) first = middle + 1
-    else last = middle - 1
+  let last = low
+  while (last < high && positions[last]! < position) {
+    first = last + 1
+    last += step
+    step *= 2
   }
-  return -1
+  if (last > high) last = high
+  // Now positions[first - 1] < position (or first === low), and last === high or positions[last] >= position.
+  while (first < last) {
+    const middle = (first + last) >>> 1
+    if (positions[middle]! < position) first = middle + 1
+    else last = middle
+  }
+  return first
 }
 
 /**
@@ -138,8 +152,11 @@ export class QuestionSearch {
   readonly #keepIndex: boolean
   /** Each record's folded words joined by single spaces, with a space at both ends: phrase checks are a substring search. */
   readonly #foldedTexts: string[] = []
-  /** The dataset repeats its words: stemming each distinct word once is most of the build saved. */
-  #keyOfWord: Map<string, string> | undefined = new Map()
+  /**
+   * The key of every word the records hold. The dataset repeats its words: stemming each distinct
+   * word once is most of the build saved; kept, it spares queries the stemming of known words.
+   */
+  readonly #keyOfWord = new Map<string, string>()
   /** While building: how many records hold each key (the index gives which, with their scores). */
   #holderCounts: Map<string, number> | undefined = new Map()
   /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
@@ -161,6 +178,16 @@ export class QuestionSearch {
   get ready (): boolean {
     return this.#compact !== undefined
   }
+
+  /**
+   * Parses the text of `q` as parseSearchQuery does, taking the keys of the words the records hold
+   * from the build: the same keys, without stemming them again.
+   */
+  parse (text: string): SearchQuery | null {
+    return parseSearchQuery(text, this.#keyOf)
+  }
+
+  readonly #keyOf = (word: string): string => this.#keyOfWord.get(word) ?? wordKey(word)
 
   /** Starts (once, shortly) building the rest a few records or keys at a time, yielding to requests in between. */
   buildInBackground (): void {
@@ -194,18 +221,26 @@ export class QuestionSearch {
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
     const rarest = runs[0]!
     const holdsPhrases = this.#phraseCheck(query)
+    // Where the search in each other key's run goes on from: the holders of the rarest key ascend.
+    const lows = runs.map((run) => run.start)
     const hits: SearchHit[] = []
+    // Indexes, not for-of: these loops run for every holder of the rarest key.
     for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
       let score = scores[i]!
       let other = 1
-      // An index, not for-of: this loop runs for every holder of the rarest key.
       for (; other < runs.length; other++) {
-        const found = indexOf(positions, runs[other]!.start, runs[other]!.end, position)
-        if (found === -1) break
+        const found = lowerBound(positions, lows[other]!, runs[other]!.end, position)
+        lows[other] = found
+        if (found === runs[other]!.end || positions[found] !== position) break
         score += scores[found]!
       }
-      if (other === runs.length && holdsPhrases(position)) hits.push({ position, score })
+      if (other === runs.length) {
+        if (holdsPhrases(position)) hits.push({ position, score })
+      } else if (lows[other] === runs[other]!.end) {
+        // Past the end of a run: no later holder of the rarest key can be in it either.
+        break
+      }
     }
     return hits.sort(byRelevance)
   }
@@ -267,7 +302,6 @@ export class QuestionSearch {
   #startCompaction (): { compact: CompactIndex, keys: Array<[string, number]> } {
     const holderCounts = this.#holderCounts!
     this.#holderCounts = undefined
-    this.#keyOfWord = undefined
     const slots = new Map<string, number>()
     const starts = new Uint32Array(holderCounts.size + 1)
     let total = 0
@@ -284,7 +318,7 @@ export class QuestionSearch {
   #indexRecord (position: number): void {
     const words = foldedWords(searchableText(this.#records[position]!))
     this.#foldedTexts.push(` ${words.join(' ')} `)
-    const keyOfWord = this.#keyOfWord!
+    const keyOfWord = this.#keyOfWord
     const keys = words.map((word) => {
       let key = keyOfWord.get(word)
       if (key === undefined) {

@@ -33,7 +33,11 @@ export class PreparedBody {
   readonly #headers: Readonly<Record<string, string>>
   #br: Buffer | undefined
   #gzip: Buffer | undefined
-  readonly #answers = new Map<ContentEncoding | 'not-modified', PreparedAnswer>()
+  // One field per answer, not a Map: a body is made for every first search, and most are answered once.
+  #identityAnswer: PreparedAnswer | undefined
+  #brAnswer: PreparedAnswer | undefined
+  #gzipAnswer: PreparedAnswer | undefined
+  #notModifiedAnswer: PreparedAnswer | undefined
 
   /**
    * `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing.
@@ -60,14 +64,17 @@ export class PreparedBody {
 
   /** This body's answer in an encoding, or its 304; made on first use and kept. */
   answer (kind: ContentEncoding | 'not-modified'): PreparedAnswer {
-    let answer = this.#answers.get(kind)
-    if (answer === undefined) {
-      answer = kind === 'not-modified'
-        ? { statusCode: 304, headers: Object.freeze({ etag: this.etag, vary: 'Accept-Encoding' }), payload: undefined }
-        : { statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.encoded(kind) }
-      this.#answers.set(kind, Object.freeze(answer))
+    switch (kind) {
+      case 'identity': return (this.#identityAnswer ??= this.#okAnswer(kind))
+      case 'br': return (this.#brAnswer ??= this.#okAnswer(kind))
+      case 'gzip': return (this.#gzipAnswer ??= this.#okAnswer(kind))
+      case 'not-modified':
+        return (this.#notModifiedAnswer ??= Object.freeze({ statusCode: 304, headers: Object.freeze({ etag: this.etag, vary: 'Accept-Encoding' }), payload: undefined }))
     }
-    return answer
+  }
+
+  #okAnswer (kind: ContentEncoding): PreparedAnswer {
+    return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.encoded(kind) })
   }
 
   /**

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder, type QuestionFilters } from '../../data/question-finder.ts'
-import { parseSearchQuery, SEARCH_TEXT_MAX_LENGTH } from '../../data/question-search.ts'
+import { SEARCH_TEXT_MAX_LENGTH } from '../../data/question-search.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
 import { ApiError, describeValue } from '../errors.ts'
 import { readPaging } from './exam-answers.ts'
@@ -118,9 +118,10 @@ export class QuestionFinderAnswers {
     }
     let search
     if (query.q !== undefined) {
-      const length = [...query.q].length
+      // Characters, not UTF-16 units; no text of fewer units than the bound can hold more characters.
+      const length = query.q.length > SEARCH_TEXT_MAX_LENGTH ? [...query.q].length : query.q.length
       if (length > SEARCH_TEXT_MAX_LENGTH) throw new ApiError(422, `q must be at most ${SEARCH_TEXT_MAX_LENGTH} characters, got ${length}`)
-      search = parseSearchQuery(query.q) ?? undefined
+      search = this.#finder.parseSearch(query.q) ?? undefined
       if (search === undefined) throw new ApiError(422, `q must hold at least one word (letters or digits), got ${describeValue(query.q)}`)
     }
     const filters: QuestionFilters = {
@@ -131,14 +132,16 @@ export class QuestionFinderAnswers {
       annulled: query.annulled === undefined ? undefined : query.annulled === 'true',
       search
     }
-    const key = JSON.stringify([
-      years === undefined ? null : [...years].sort((a, b) => a - b).join(','),
-      filters.discipline ?? null,
-      filters.language ?? null,
-      filters.hasImages ?? null,
-      filters.annulled ?? null,
-      search?.normalized ?? null
-    ])
+    // Unambiguous without quoting: values are numbers, known slugs, booleans and the search's
+    // normalized form, none of which holds a '|'. Undefined is the empty string.
+    const key = [
+      years === undefined ? '' : [...years].sort((a, b) => a - b).join(','),
+      filters.discipline ?? '',
+      filters.language ?? '',
+      filters.hasImages ?? '',
+      filters.annulled ?? '',
+      search?.normalized ?? ''
+    ].join('|')
     return { filters, key }
   }
 

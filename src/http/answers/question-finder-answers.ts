@@ -165,11 +165,15 @@ export class QuestionFinderAnswers {
 
   /** The records the filters select, and whether that list is kept (a list is known by its identity). */
   #matching (filters: QuestionFilters, key: string): { matches: readonly Question[], kept: boolean } {
-    const kept = this.#matches.get(key)
-    if (kept !== undefined) return { matches: kept, kept: true }
-    const matches = this.#finder.find(filters)
-    if (!this.#repeats.seenBefore(`matches|${key}`)) return { matches, kept: false }
-    this.#matches.set(key, matches)
+    // Only a filter set asked for before can have a kept list: asking the repeat filter first spares
+    // every first search a lookup in the cache. A list whose slot in the filter was since taken by
+    // another key is found again from its next request on.
+    if (!this.#repeats.seenBefore(`matches|${key}`)) return { matches: this.#finder.find(filters), kept: false }
+    let matches = this.#matches.get(key)
+    if (matches === undefined) {
+      matches = this.#finder.find(filters)
+      this.#matches.set(key, matches)
+    }
     return { matches, kept: true }
   }
 }

@@ -234,6 +234,19 @@ describe('search', () => {
     assert.notEqual(parseSearchQuery('"efeito estufa"')!.normalized, parseSearchQuery('efeito estufa')!.normalized)
   })
 
+  test('the finder parses a text as parseSearchQuery does, for words of the records and words they lack alike', () => {
+    const texts: string[] = []
+    for (const question of listing.filter((_, i) => i % 7 === 0)) {
+      const words = foldedWords(searchableText(question))
+      // Words as the records hold them, then in the plural or with capitals and accents kept, and a word no record holds.
+      texts.push(words.slice(0, 4).join(' '), `${words.slice(4, 6).map((word) => `${word}s`).join(' ')} "${words.slice(6, 9).join(' ')}"`)
+      texts.push(searchableText(question).slice(0, 80), `${words[0] ?? ''} palavraquenaoexiste`)
+    }
+    // The build's memo of keys is complete only once every record is indexed: ask after a search.
+    finder.find({ search: search('agua') })
+    for (const text of texts) assert.deepEqual(finder.parseSearch(text), parseSearchQuery(text), text)
+  })
+
   test('the compact index answers as MiniSearch itself: the same matches, in the same order, with the same scores', () => {
     const reference = new QuestionSearch(listing, { keepIndex: true })
     const holders = (word: string) => listing.filter((question) => keysOf.get(question)!.has(wordKey(word))).length

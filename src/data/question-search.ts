@@ -157,6 +157,8 @@ export class QuestionSearch {
    * word once is most of the build saved; kept, it spares queries the stemming of known words.
    */
   readonly #keyOfWord = new Map<string, string>()
+  /** A word's key: from the build's memo when a record holds the word, else made (and not kept: queries are many). */
+  readonly #keyOf = (word: string): string => this.#keyOfWord.get(word) ?? wordKey(word)
   /** While building: how many records hold each key (the index gives which, with their scores). */
   #holderCounts: Map<string, number> | undefined = new Map()
   /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
@@ -186,8 +188,6 @@ export class QuestionSearch {
   parse (text: string): SearchQuery | null {
     return parseSearchQuery(text, this.#keyOf)
   }
-
-  readonly #keyOf = (word: string): string => this.#keyOfWord.get(word) ?? wordKey(word)
 
   /** Starts (once, shortly) building the rest a few records or keys at a time, yielding to requests in between. */
   buildInBackground (): void {

@@ -8,16 +8,16 @@
 #   docker run -p 3000:3000 enem-api                                   # the sample dataset
 #   docker run -p 3000:3000 -v /path/to/enem-data:/data:ro -e ENEM_DATA_DIR=/data enem-api
 #
-# NODE_IMAGE is any Node 20 image on Debian with a `node` user (the official one by default);
+# NODE_IMAGE is any Node 24 image on Debian with a `node` user (the official one by default);
 # scripts/container-test.sh builds one from a local Debian and this machine's Node.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

@@ -5,7 +5,7 @@ import { build } from 'esbuild'
  * `npm run build`: the production server as one ES module, dist/server.js, and the data check
  * beside it, dist/check-data.js (each a bundle of its own), so a production install
  * (`npm ci --omit=dev`) runs both with no dev tool. Bundled because start-up
- * is mostly module loading: Node 20 resolves and links each ESM file on its own, and TypeBox alone
+ * is mostly module loading: Node resolves and links each ESM file on its own, and TypeBox alone
  * is hundreds of them: one bundle starts far sooner than tsc's one file per source file with
  * packages from node_modules.
  * Type checking is `npm run typecheck` (part of `npm test`); esbuild only strips the types.

@@ -7,6 +7,7 @@ import { compareRows, proposeCorrections } from './corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialTable, type CorrectionsFile, type OfficialDisagreement, type OfficialNote, type OfficialPosition, type OfficialYear } from './official-table.ts'
 import { readDataset } from './read-dataset.ts'
+import { areaOrder as areaOrderOfYear } from './official/exam-layout.ts'
 import { AREAS, type Area, type OfficialKey } from './record-schemas.ts'
 
 /*
@@ -35,15 +36,6 @@ const ITEMS_FILE = Compile(ItemsFileSchema)
 type ItemsFile = Type.Static<typeof ItemsFileSchema>
 type ItemEntry = ItemsFile['items'][number]
 
-/**
- * The order of the four areas in the exams the sources hold no answer key for; the PDFs of
- * later years show it, and the import checks that they agree with it.
- */
-export function areaOrderRule (year: number): Area[] {
-  if (year <= 2009) return ['CN', 'CH', 'LC', 'MT']
-  if (year <= 2016) return ['CH', 'CN', 'LC', 'MT']
-  return ['LC', 'CH', 'CN', 'MT']
-}
 /** First exam year the rule covers; earlier years get no table. */
 const FIRST_YEAR = 2009
 
@@ -165,12 +157,12 @@ function buildYear (
   const positions: OfficialPosition[] = []
 
   // The area of each block of 45: from the PDFs' column headings where both days have one.
-  let areaOrder: OfficialYear['areaOrder'] = { areas: areaOrderRule(year), sources: [`ENEM area order of ${year <= 2009 ? '2009' : year <= 2016 ? '2010–2016' : '2017 on'} (no INEP answer key for ${year} in the sources)`] }
+  let areaOrder: OfficialYear['areaOrder'] = { areas: [...areaOrderOfYear(year)], sources: [`ENEM area order of ${year <= 2009 ? '2009' : year <= 2016 ? '2010–2016' : '2017 on'} (no INEP answer key for ${year} in the sources)`] }
   if (dayOne !== null && dayTwo !== null) {
     const shown = [...dayOne.areas, ...dayTwo.areas]
     areaOrder = { areas: shown, sources: [dayOne.source, dayTwo.source] }
-    if (shown.join() !== areaOrderRule(year).join()) {
-      notes.push({ sources: [dayOne.source, dayTwo.source], note: `the PDFs show the areas ${shown.join(', ')}, not the order of the years around (${areaOrderRule(year).join(', ')})` })
+    if (shown.join() !== [...areaOrderOfYear(year)].join()) {
+      notes.push({ sources: [dayOne.source, dayTwo.source], note: `the PDFs show the areas ${shown.join(', ')}, not the order of the years around (${[...areaOrderOfYear(year)].join(', ')})` })
     }
   }
   if (dayTwo?.secondApplication === true) {

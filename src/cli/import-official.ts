@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { OFFICIAL_DATA_DIR } from '../data/official-table.ts'
-import { buildOfficialFiles } from '../data/official-sources.ts'
+import { OFFICIAL_DATA_DIR } from '../data/official/official-table.ts'
+import { buildOfficialFiles } from '../data/official/official-sources.ts'
 
 /**
  * `npm run import-official -- [--sources DIR] [--dataset DIR] [--out DIR]`: reads INEP's files

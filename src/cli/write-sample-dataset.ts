@@ -48,7 +48,7 @@
  *         to javascript: (HOSTILE_TOPIC), so a page can prove none of it becomes live.
  *   details.json lists each variant pair espanhol then ingles (unlike the languages array).
  *
- * Official data of the sample, in official/ (the format of src/data/official-table.ts; the
+ * Official data of the sample, in official/ (the format of src/data/official/official-table.ts; the
  * loader applies a dataset's own official/ folder instead of the real exams' data/official):
  *   2011 #6: official area CN; corrections.json turns its discipline ciencias-humanas into
  *            ciencias-natureza (a corrected discipline).
@@ -64,8 +64,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, parse, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
-import type { CorrectionsFile, OfficialPosition, OfficialYear } from '../data/official-table.ts'
-import { formatTable } from '../data/official-sources.ts'
+import type { CorrectionsFile, OfficialPosition, OfficialYear } from '../data/official/official-table.ts'
+import { formatTable } from '../data/official/official-sources.ts'
 
 // ---------------------------------------------------------------------------
 // Types

@@ -1,9 +1,9 @@
 import { Catalog, type Exam } from './catalog.ts'
 import { SOURCE_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, type SourceRecordFile } from './check-dataset.ts'
-import { CorrectionLedger } from './corrections.ts'
+import { CorrectionLedger } from './official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
-import { officialDirFor, readOfficialTable, type OfficialTable } from './official-table.ts'
-import { OfficialReport } from './official-report.ts'
+import { officialDirFor, readOfficialTable, type OfficialTable } from './official/official-table.ts'
+import { OfficialReport } from './official/official-report.ts'
 import { readDataset, type SourceExam } from './read-dataset.ts'
 import type { Question, SourceQuestion } from './record-schemas.ts'
 
@@ -16,7 +16,7 @@ export interface LoadOptions {
    */
   filesBaseUrl: string
   /**
-   * Folder of the official table (src/data/official-table.ts) to apply; null applies none.
+   * Folder of the official table (src/data/official/official-table.ts) to apply; null applies none.
    * Default: the dataset's own `official/` folder when it has one (the sample does), otherwise
    * the repository's `data/official` (the real exams).
    */
@@ -102,7 +102,7 @@ function buildExam (
 
 /**
  * Picks the contract's fields in the contract's order, points file addresses at our /files and
- * applies the official corrections (src/data/corrections.ts).
+ * applies the official corrections (src/data/official/corrections.ts).
  */
 function toServedQuestion (record: SourceQuestion, file: string, rewrite: (text: string) => string, ledger: CorrectionLedger | null): Question {
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset, type LoadedDataset } from '../../src/data/load-dataset.ts'
-import { officialDirFor, officialFactsFor, OFFICIAL_DATA_DIR, readOfficialTable, type OfficialTable } from '../../src/data/official-table.ts'
+import { officialDirFor, officialFactsFor, OFFICIAL_DATA_DIR, readOfficialTable, type OfficialTable } from '../../src/data/official/official-table.ts'
 import { DISCIPLINE_OF_AREA, type Question } from '../../src/data/record-schemas.ts'
 
 /*

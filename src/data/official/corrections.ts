@@ -1,7 +1,7 @@
 import {
   officialFactsFor, type CorrectionRow, type OfficialFacts, type OfficialTable
 } from './official-table.ts'
-import { DISCIPLINE_OF_AREA, type Inep, type Letter, type SourceQuestion } from './record-schemas.ts'
+import { DISCIPLINE_OF_AREA, type Inep, type Letter, type SourceQuestion } from '../record-schemas.ts'
 
 /*
  * The official table meets the dataset here. A record's answer key and discipline change only

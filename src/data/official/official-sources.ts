@@ -4,14 +4,14 @@ import path from 'node:path'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
 import { compareRows, proposeCorrections } from './corrections.ts'
-import { DatasetReport } from './dataset-report.ts'
+import { DatasetReport } from '../dataset-report.ts'
 import { officialTable, type CorrectionsFile, type OfficialDisagreement, type OfficialNote, type OfficialPosition, type OfficialYear } from './official-table.ts'
-import { readDataset } from './read-dataset.ts'
-import { areaOrder as areaOrderOfYear } from './official/exam-layout.ts'
-import { AREAS, type Area, type OfficialKey } from './record-schemas.ts'
+import { readDataset } from '../read-dataset.ts'
+import { areaOrder as areaOrderOfYear } from './exam-layout.ts'
+import { AREAS, type Area, type OfficialKey } from '../record-schemas.ts'
 
 /*
- * Builds the official table (src/data/official-table.ts) from INEP's files: the answer-key PDFs
+ * Builds the official table (src/data/official/official-table.ts) from INEP's files: the answer-key PDFs
  * `gabaritos/<year>_dia<1|2>.pdf`, read as text by poppler's `pdftotext -layout`, and the item
  * data `items/enem-<year>.json`. Day 1 PDFs are the blue booklet (Caderno 1 Azul), the
  * dataset's numbering; day 2 PDFs are the yellow booklet (Caderno 5 Amarelo), another order of

@@ -1,4 +1,4 @@
-import type { Exam } from './catalog.ts'
+import type { Exam } from '../catalog.ts'
 import { compareRows, type CorrectionLedger } from './corrections.ts'
 import type { OfficialTable } from './official-table.ts'
 

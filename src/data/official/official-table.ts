@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
-import { AreaSchema, IrtSchema, OfficialKeySchema, type Area } from './record-schemas.ts'
+import { AreaSchema, IrtSchema, OfficialKeySchema, type Area } from '../record-schemas.ts'
 
 /*
  * The project's own table of official facts: one `<year>.json` per exam year plus

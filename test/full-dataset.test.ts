@@ -80,9 +80,23 @@ const withoutInep = ({ inep, ...rest }: SourceRecord): SourceRecord => rest as S
 const rewrite = (record: SourceRecord): SourceRecord =>
   JSON.parse(JSON.stringify(record).replaceAll('https://enem.dev/', `${TEST_PUBLIC_URL}/files/`)) as SourceRecord
 
+interface LanguageRow { year: number, index: number, language: string | null, field: string, inDataset: string | null, served: string }
+const LANGUAGE_LABELS: Record<string, string> = { ingles: 'Inglês', espanhol: 'Espanhol' }
+
 async function readSource (dataDir: string) {
-  const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as SourceExam[]
+  const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as Array<SourceExam & { languages: Array<{ label: string, value: string }> }>
   const official = await readOfficial()
+  // The language labels of data/official/corrections.json: a record's identity is its served language.
+  const { rows } = JSON.parse(await readFile(path.join(REPO, 'data/official/corrections.json'), 'utf8')) as { rows: LanguageRow[] }
+  const languageRows = rows.filter((row) => row.field === 'language')
+  const relabel = (year: number, record: SourceRecord): SourceRecord => {
+    const row = languageRows.find((candidate) => candidate.year === year && candidate.index === record.index && candidate.language === record.language && record.language === candidate.inDataset)
+    return row === undefined ? record : { ...record, language: row.served }
+  }
+  for (const row of languageRows) {
+    const exam = exams.find((candidate) => candidate.year === row.year)
+    if (exam !== undefined && !exam.languages.some((option) => option.value === row.served)) exam.languages.push({ label: LANGUAGE_LABELS[row.served]!, value: row.served })
+  }
   /** The records as their files hold them (addresses rewritten). */
   const filesByYear = new Map<number, SourceRecord[]>()
   /** The same records with the official key and area: what the service should serve. */
@@ -91,7 +105,7 @@ async function readSource (dataDir: string) {
     const questionsDir = path.join(dataDir, String(exam.year), 'questions')
     const files: SourceRecord[] = []
     for (const folder of await readdir(questionsDir)) {
-      files.push(rewrite(JSON.parse(await readFile(path.join(questionsDir, folder, 'details.json'), 'utf8')) as SourceRecord))
+      files.push(relabel(exam.year, rewrite(JSON.parse(await readFile(path.join(questionsDir, folder, 'details.json'), 'utf8')) as SourceRecord)))
     }
     filesByYear.set(exam.year, files)
     recordsByYear.set(exam.year, files.map((record) => corrected(record, officialOf(official, exam.year, record.index, record.language))))
@@ -156,13 +170,13 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     assert.ok(served.every((q) => q.language === null || q.language === 'espanhol'))
   })
 
-  test('2020 walked 10 at a time: 177 questions (no 144, 168, 179; index 5 only as the mislabelled null record)', async () => {
+  test('2020 walked 10 at a time: 177 questions (no 144, 168, 179; index 5 as the null record INEP\'s item data labels espanhol)', async () => {
     const { served, total } = await walk(2020, null, 10)
     assert.equal(total, 177)
     assert.equal(served.length, 177)
     const indexes = served.map((q) => q.index)
     for (const missing of [144, 168, 179]) assert.ok(!indexes.includes(missing))
-    assert.deepEqual(served.filter((q) => q.index === 5).map((q) => q.language), [null])
+    assert.deepEqual(served.filter((q) => q.index === 5).map((q) => q.language), ['espanhol'])
     assert.equal(new Set(indexes).size, 177)
   })
 
@@ -179,7 +193,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
         views++
       }
     }
-    assert.equal(views, 28) // 13 exams in two languages, 2011 in one, 2009 in none
+    assert.equal(views, 29) // 14 exams in two languages (2011's English from the language labels), 2009 in none
   })
 
   test('every record of every view is reachable by its single-question URL, unless the contract lets a variant shadow it', async () => {
@@ -205,8 +219,8 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
       }
     }
     assert.ok(reached > 5000)
-    // The null records of 2011 91–94 are reachable only through the list (2011 offers only espanhol).
-    assert.deepEqual([...new Set(shadowed)].sort(), ['2011/91', '2011/92', '2011/93', '2011/94', '2012/94', '2015/95', '2016/93', '2020/5'])
+    // The nine null-language records at language positions are served in their language: none is shadowed.
+    assert.deepEqual(shadowed, [])
   })
 
   test('every exam detail lists exactly the records, by index then language order', async () => {

@@ -633,16 +633,18 @@ function officialPosition (index: number, language: Language | null, area: Offic
     skill: (index % 30) + 1,
     excludedFromScoring,
     irt: key === 'X' || excludedFromScoring ? null : { a: 1.5, b: index / 10, c: 0.2 },
+    booklet: null,
     sources: { key: [SAMPLE_SOURCE], area: [SAMPLE_SOURCE], item: SAMPLE_SOURCE },
   }
 }
 
 function officialFiles (): OutputFile[] {
   const years: OfficialYear[] = [
-    { year: 2011, areaOrder: null, positions: [officialPosition(6, null, 'CN', 'A')], disagreements: [], notes: [] },
+    { year: 2011, areaOrder: null, booklets: [], positions: [officialPosition(6, null, 'CN', 'A')], disagreements: [], notes: [] },
     {
       year: 2020,
       areaOrder: null,
+      booklets: [],
       positions: [
         officialPosition(1, 'espanhol', 'LC', 'C'),
         officialPosition(1, 'ingles', 'LC', 'B'),

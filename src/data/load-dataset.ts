@@ -90,8 +90,17 @@ function buildExam (
   compareListedEntries(source.details.questions, records, source.detailsFile, report)
 
   const questions = records.map((item) => toServedQuestion(item.record, item.file, rewrite, ledger))
+  // A language the corrections give a record (src/data/official/language-labels.ts) is a language of the exam.
+  const languages = [...summary.languages]
+  for (const question of questions) {
+    if (question.language !== null && !languages.some((option) => option.value === question.language)) {
+      languages.push({ label: LANGUAGE_LABELS[question.language] ?? question.language, value: question.language })
+      languageSlugs.push(question.language)
+    }
+  }
+  questions.sort((a, b) => a.index - b.index || languageRank(a.language) - languageRank(b.language))
   return {
-    summary: { title: summary.title, year: summary.year, disciplines: summary.disciplines, languages: summary.languages },
+    summary: { title: summary.title, year: summary.year, disciplines: summary.disciplines, languages },
     questions,
     questionSummaries: questions.map(({ title, index, discipline, language }) => ({ title, index, discipline, language })),
     languageSlugs,
@@ -99,6 +108,9 @@ function buildExam (
     defaultLanguage: languageSlugs[0] ?? null
   }
 }
+
+/** The label of a language slug the corrections introduce, as the real dataset's exams write it. */
+const LANGUAGE_LABELS: Readonly<Record<string, string>> = { ingles: 'Inglês', espanhol: 'Espanhol' }
 
 /**
  * Picks the contract's fields in the contract's order, points file addresses at our /files and
@@ -108,6 +120,7 @@ function toServedQuestion (record: SourceQuestion, file: string, rewrite: (text:
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
   const corrected = ledger?.correct(record, file) ?? {
     discipline: record.discipline,
+    language: record.language,
     correctAlternative: record.correctAlternative,
     isCorrect: record.alternatives.map((alternative) => alternative.isCorrect),
     inep: null
@@ -116,7 +129,7 @@ function toServedQuestion (record: SourceQuestion, file: string, rewrite: (text:
     title: record.title,
     index: record.index,
     discipline: corrected.discipline,
-    language: record.language,
+    language: corrected.language,
     year: record.year,
     context: rewriteNullable(record.context),
     files: record.files.map(rewrite),

@@ -77,6 +77,11 @@ export const IrtSchema = Type.Object({
   c: Type.Number({ description: 'Guessing' })
 }, { title: 'Irt', description: "INEP's item response theory parameters of the item" })
 
+export const BookletSchema = Type.Object({
+  code: Type.Integer({ description: "INEP's booklet code (CO_PROVA) of the question's area" }),
+  colour: Type.String({ description: 'The booklet colour (TX_COR), lower-cased as INEP writes it: azul, laranja - braile, leitor tela…' })
+}, { title: 'Booklet', description: "The INEP booklet whose order our numbering follows for this question's area" })
+
 export const InepSchema = Type.Object({
   item: Type.Union([Type.Integer(), Type.Null()], { description: 'INEP item code (CO_ITEM); null when no source gives it' }),
   area: AreaSchema,
@@ -85,6 +90,7 @@ export const InepSchema = Type.Object({
   annulled: Type.Boolean({ description: 'True when INEP annulled the question (key X); the record keeps its letter' }),
   excludedFromScoring: Type.Union([Type.Boolean(), Type.Null()], { description: "True when INEP left the item out of the score; null when no source states it (years without INEP's item data)" }),
   irt: Type.Union([IrtSchema, Type.Null()], { description: 'IRT parameters; null when INEP dropped the item or no source gives them' }),
+  booklet: Type.Union([BookletSchema, Type.Null()], { description: "The booklet the item was found in (INEP's item data); null when the facts come from answer-key PDFs alone" }),
   sources: Type.Array(Type.String(), { description: 'The official files these facts come from (INEP answer-key PDFs, INEP item data)' })
 }, { title: 'Inep', description: "INEP's official facts about the question; the service's answer key and discipline follow them" })
 

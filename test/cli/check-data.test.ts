@@ -54,8 +54,8 @@ test('check-data --summary prints counts only, per kind and per exam year', asyn
   assert.equal(code, 0)
   assert.match(stdout, /^WARNING mixed_language_index 1$/m)
   assert.doesNotMatch(stdout, /details\.json/)
-  assert.match(stdout, /^year +keys corrected +annulled/m)
-  assert.match(stdout, /^2020 +2 +1 +1 +0 +1 /m)
+  assert.match(stdout, /^year +records +with inep +keys corrected +annulled/m)
+  assert.match(stdout, /^2020 +26 +6 +2 +1 +1 +0 +0 +1 /m)
 })
 
 test('check-data --help prints the usage and exits 0 without reading a folder named --help', async () => {

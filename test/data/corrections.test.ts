@@ -18,7 +18,7 @@ const table = readOfficialTable(path.join(SAMPLE_DATA_DIR, 'official'))
 const loaded = await loadDataset(SAMPLE_DATA_DIR, OPTIONS)
 const catalog = loaded.catalog!
 
-interface SourceRecord { correctAlternative: string, discipline: string | null, alternatives: Array<{ letter: string, isCorrect: boolean }> }
+interface SourceRecord { correctAlternative: string, discipline: string | null, language: string | null, alternatives: Array<{ letter: string, isCorrect: boolean }> }
 const sourceFile = (year: number, index: number, language: string | null) =>
   path.join(SAMPLE_DATA_DIR, String(year), 'questions', language === null ? String(index) : `${index}-${language}`, 'details.json')
 const source = async (year: number, index: number, language: string | null) =>
@@ -75,6 +75,7 @@ test('every record with an official entry serves inep from it; every other recor
         annulled: position.key === 'X',
         excludedFromScoring: position.excludedFromScoring,
         irt: position.irt,
+        booklet: position.booklet,
         sources: undefined
       })
     }

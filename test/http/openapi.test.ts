@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { brotliDecompressSync } from 'node:zlib'
 import { compileErrors, validate } from '@readme/openapi-parser'
-import { AlternativeSchema, ExamSummarySchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
+import { AlternativeSchema, ExamSummarySchema, BookletSchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
 import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/schemas/examples.ts'
@@ -198,7 +198,7 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema }
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema }
     assert.deepEqual(Object.keys(document.components.schemas).sort(), Object.keys(named).sort())
     for (const [name, source] of Object.entries(named)) {
       const component = document.components.schemas[name]!

@@ -2,6 +2,7 @@ import {
   officialFactsFor, type CorrectionRow, type OfficialFacts, type OfficialTable
 } from './official-table.ts'
 import { DISCIPLINE_OF_AREA, type Inep, type Letter, type SourceQuestion } from '../record-schemas.ts'
+import { languageLabelFor, type LanguageReason } from './language-labels.ts'
 
 /*
  * The official table meets the dataset here. A record's answer key and discipline change only
@@ -13,7 +14,7 @@ export type CorrectedField = CorrectionRow['field']
 
 /** What the official table says a record's corrected fields should be, and from where. */
 export interface OfficialValue {
-  field: CorrectedField
+  field: Exclude<CorrectedField, 'language'>
   value: string
   source: string
 }
@@ -22,7 +23,7 @@ export interface OfficialValue {
 export function officialValues (facts: OfficialFacts): OfficialValue[] {
   const values: OfficialValue[] = []
   const key = facts.position?.key
-  if (key !== undefined && key !== 'X') {
+  if (key !== undefined && key !== 'X' && !facts.keyDisputed) {
     values.push({ field: 'correctAlternative', value: key, source: facts.position!.sources.key.join(', ') })
   }
   if (facts.area !== null) {
@@ -44,25 +45,52 @@ export function inepOf (facts: OfficialFacts): Inep | null {
     annulled: position.key === 'X',
     excludedFromScoring: position.excludedFromScoring,
     irt: position.irt,
+    booklet: position.booklet,
     sources
   }
 }
 
 /**
- * The correction rows a dataset needs against an official table: every record whose key or
- * discipline differs from the official one. What `npm run import-official` writes.
+ * The correction rows a dataset needs against an official table: every record without a language
+ * that the language rule (src/data/official/language-labels.ts) places, and every record whose key
+ * or discipline differs from the official one (in its served language). What `npm run
+ * import-official` writes.
  */
-export function proposeCorrections (table: OfficialTable, records: Iterable<SourceQuestion>): CorrectionRow[] {
+export function proposeCorrections (table: OfficialTable, records: readonly SourceQuestion[]): CorrectionRow[] {
+  const languagesAt = new Map<string, Array<string | null>>()
+  for (const record of records) {
+    const key = `${record.year}|${record.index}`
+    languagesAt.set(key, [...(languagesAt.get(key) ?? []), record.language])
+  }
   const rows: CorrectionRow[] = []
   for (const record of records) {
-    const facts = officialFactsFor(table, record.year, record.index, record.language)
+    const row = (field: CorrectedField, inDataset: string | null, served: string, source: string): CorrectionRow =>
+      ({ year: record.year, index: record.index, language: record.language, field, inDataset, served, source })
+    let language = record.language
+    if (language === null) {
+      const siblings = languagesAt.get(`${record.year}|${record.index}`)!.filter((other) => other !== null)
+      const entries = table.entriesByPosition.get(`${record.year}|${record.index}`) ?? []
+      const label = languageLabelFor(record, siblings, entries)
+      if (label !== null) {
+        language = label.language
+        const sources = [...new Set(entries.flatMap((entry) => entry.sources.item ?? entry.sources.key))]
+        rows.push(row('language', null, label.language, `${sources.join(', ')} (${LANGUAGE_REASONS[label.reason]})`))
+      }
+    }
+    const facts = officialFactsFor(table, record.year, record.index, language)
     for (const official of officialValues(facts)) {
       const inDataset = record[official.field]
       if (inDataset === official.value) continue
-      rows.push({ year: record.year, index: record.index, language: record.language, field: official.field, inDataset, served: official.value, source: official.source })
+      rows.push(row(official.field, inDataset, official.value, official.source))
     }
   }
   return rows.sort(compareRows)
+}
+
+const LANGUAGE_REASONS: Record<LanguageReason, string> = {
+  sibling: 'INEP lists both languages here and the sibling record has the other',
+  key: "INEP lists both languages here and only this language's key equals the record's",
+  text: 'INEP lists both languages here, the keys do not tell, and the text is in this language'
 }
 
 export function compareRows (a: CorrectionRow, b: CorrectionRow): number {
@@ -114,18 +142,28 @@ export class CorrectionLedger {
    * The corrected fields and `inep` of one record (the record itself is not changed):
    * `correctAlternative` and the `isCorrect` flags move together.
    */
-  correct (record: SourceQuestion, file: string): { discipline: string | null, correctAlternative: Letter, isCorrect: boolean[], inep: Inep | null } {
-    const facts = officialFactsFor(this.#table, record.year, record.index, record.language)
+  correct (record: SourceQuestion, file: string): { discipline: string | null, language: string | null, correctAlternative: Letter, isCorrect: boolean[], inep: Inep | null } {
+    const rows = this.#rowsByRecord.get(recordKey(record.year, record.index, record.language)) ?? []
+    const usable = rows.filter((row) => {
+      this.#usedRows.add(row)
+      if (record[row.field] === row.inDataset) return true
+      this.skipped.push({ row, file, datasetHolds: record[row.field] })
+      return false
+    })
+    // The language first: the official facts of a record are those of its served language.
+    let language = record.language
+    for (const row of usable) {
+      if (row.field !== 'language') continue
+      this.applied.push({ row, file })
+      language = row.served
+    }
+    const facts = officialFactsFor(this.#table, record.year, record.index, language)
     if (facts.ambiguousLanguage) this.ambiguous.push({ file, year: record.year, index: record.index })
     let discipline = record.discipline
     let correctAlternative = record.correctAlternative
     let isCorrect = record.alternatives.map((alternative) => alternative.isCorrect)
-    for (const row of this.#rowsByRecord.get(recordKey(record.year, record.index, record.language)) ?? []) {
-      this.#usedRows.add(row)
-      if (record[row.field] !== row.inDataset) {
-        this.skipped.push({ row, file, datasetHolds: record[row.field] })
-        continue
-      }
+    for (const row of usable) {
+      if (row.field === 'language') continue
       this.applied.push({ row, file })
       if (row.field === 'discipline') {
         discipline = row.served
@@ -141,14 +179,14 @@ export class CorrectionLedger {
         file,
         year: record.year,
         index: record.index,
-        language: record.language,
+        language,
         field: official.field,
         inDataset: record[official.field],
         official: official.value,
         source: official.source
       })
     }
-    return { discipline, correctAlternative, isCorrect, inep: inepOf(facts) }
+    return { discipline, language, correctAlternative, isCorrect, inep: inepOf(facts) }
   }
 
   /** Rows that named no record of the dataset: skipped too. Call once, after every record. */

@@ -1,19 +1,25 @@
 import type { Exam } from '../catalog.ts'
 import { compareRows, type CorrectionLedger } from './corrections.ts'
-import type { OfficialTable } from './official-table.ts'
+import { areaByOrder, type OfficialTable } from './official-table.ts'
 
 /** Per exam year, the figures the data check prints with `--summary`. */
 export interface OfficialCounts {
   year: number
+  /** The booklet of each area, `CH 117 45/45`, or `CH none` when none agrees well enough. */
+  booklets: string
+  records: number
+  withInep: number
   keysCorrected: number
   annulled: number
   excludedFromScoring: number
   disciplinesCorrected: number
+  languagesLabelled: number
   skipped: number
   uncorrected: number
   disputed: number
   missingPositions: number
   missingVariants: number
+  itemsWithoutRecord: number
 }
 
 interface RecordRef { year: number, index: number, language: string | null }
@@ -72,23 +78,59 @@ export class OfficialReport {
     return { positions, variants }
   }
 
+  /** The table's entries (INEP's items at our positions) of an exam that no served record stands for. */
+  itemsWithoutRecord (exam: Exam): RecordRef[] {
+    const year = exam.summary.year
+    const present = new Set(exam.questions.map((question) => `${question.index}|${question.language ?? ''}`))
+    return (this.#table.years.get(year)?.positions ?? [])
+      .filter((entry) => !present.has(`${entry.index}|${entry.language ?? ''}`))
+      .map(({ index, language }) => ({ year, index, language }))
+  }
+
+  /** Records served with `inep: null`, each with the reason. */
+  withoutInep (): Array<RecordRef & { reason: string }> {
+    const ambiguous = new Set(this.#ledger.ambiguous.map(({ year, index }) => `${year}|${index}`))
+    return this.#exams.flatMap((exam) => exam.questions.filter((question) => question.inep === null).map(({ year, index, language }) => {
+      const yearTable = this.#table.years.get(year)
+      const reason = yearTable === undefined
+        ? 'no official data for the year'
+        : ambiguous.has(`${year}|${index}`)
+          ? 'no language, at a position INEP keys per language, and no rule decides it'
+          : yearTable.booklets.some((booklet) => booklet.code === null && booklet.area === areaByOrder(yearTable, index)?.area)
+            ? 'no booklet of its area agrees with the records'
+            : 'INEP lists no item at its position'
+      return { year, index, language, reason }
+    }))
+  }
+
+  /** The years of the table that hold disagreements and are exams of the dataset: only those are the dataset's disputes. */
+  #disputes (year: number) {
+    return this.#exams.some((exam) => exam.summary.year === year) ? this.#table.years.get(year)?.disagreements ?? [] : []
+  }
+
   counts (): OfficialCounts[] {
     const years = [...new Set([...this.#exams.map((exam) => exam.summary.year)])].sort((a, b) => a - b)
     return years.map((year) => {
       const exam = this.#exams.find((candidate) => candidate.summary.year === year)!
       const applied = this.applied.filter(({ row }) => row.year === year)
       const missing = this.missing(exam)
+      const booklets = this.#table.years.get(year)?.booklets ?? []
       return {
         year,
+        booklets: booklets.map((booklet) => `${booklet.area} ${booklet.code ?? 'none'} ${booklet.agree}/${booklet.compared}`).join(', ') || '-',
+        records: exam.questions.length,
+        withInep: exam.questions.filter((question) => question.inep !== null).length,
         keysCorrected: applied.filter(({ row }) => row.field === 'correctAlternative').length,
         annulled: this.flagged('annulled').filter((ref) => ref.year === year).length,
         excludedFromScoring: this.flagged('excludedFromScoring').filter((ref) => ref.year === year).length,
         disciplinesCorrected: applied.filter(({ row }) => row.field === 'discipline').length,
+        languagesLabelled: applied.filter(({ row }) => row.field === 'language').length,
         skipped: this.skipped.filter(({ row }) => row.year === year).length,
         uncorrected: this.uncorrected.filter((value) => value.year === year).length,
-        disputed: this.#table.years.get(year)?.disagreements.length ?? 0,
+        disputed: this.#disputes(year).length,
         missingPositions: missing.positions.length,
-        missingVariants: missing.variants.length
+        missingVariants: missing.variants.length,
+        itemsWithoutRecord: this.itemsWithoutRecord(exam).length
       }
     })
   }
@@ -97,21 +139,23 @@ export class OfficialReport {
   summaryLine (): string {
     // Counted once: counting checks every exam for missing records, a visible share of start-up when done per total.
     const counts = this.counts()
-    const total = (field: keyof OfficialCounts) => counts.reduce((sum, row) => sum + row[field], 0)
-    return `${total('keysCorrected')} keys and ${total('disciplinesCorrected')} disciplines corrected, ${total('skipped')} corrections skipped, ` +
-      `${total('uncorrected')} official values without a correction, ${total('annulled')} annulled`
+    const total = (field: Exclude<keyof OfficialCounts, 'booklets'>) => counts.reduce((sum, row) => sum + row[field], 0)
+    return `${total('withInep')} of ${total('records')} records with INEP's item, ${total('keysCorrected')} keys, ${total('disciplinesCorrected')} disciplines and ` +
+      `${total('languagesLabelled')} languages corrected, ${total('skipped')} corrections skipped, ` +
+      `${total('uncorrected')} official values without a correction, ${total('disputed')} disputed, ${total('annulled')} annulled`
   }
 
   /** The counts per exam year as an aligned table. */
   formatCounts (): string {
     const columns: Array<[keyof OfficialCounts, string]> = [
-      ['year', 'year'], ['keysCorrected', 'keys corrected'], ['annulled', 'annulled'], ['excludedFromScoring', 'unscored'],
-      ['disciplinesCorrected', 'disciplines corrected'], ['skipped', 'skipped'], ['uncorrected', 'uncorrected'],
-      ['disputed', 'disputed'], ['missingPositions', 'missing positions'], ['missingVariants', 'missing variants']
+      ['year', 'year'], ['records', 'records'], ['withInep', 'with inep'], ['keysCorrected', 'keys corrected'], ['annulled', 'annulled'],
+      ['excludedFromScoring', 'unscored'], ['disciplinesCorrected', 'disciplines corrected'], ['languagesLabelled', 'languages labelled'],
+      ['skipped', 'skipped'], ['uncorrected', 'uncorrected'], ['disputed', 'disputed'], ['missingPositions', 'missing positions'],
+      ['missingVariants', 'missing variants'], ['itemsWithoutRecord', 'items without record'], ['booklets', 'booklet per area (agreeing keys)']
     ]
     const rows = [columns.map(([, title]) => title), ...this.counts().map((counts) => columns.map(([field]) => String(counts[field])))]
     const widths = columns.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-    return rows.map((row) => row.map((cell, column) => cell.padStart(widths[column]!)).join('  ')).join('\n')
+    return rows.map((row) => row.map((cell, column) => (column === columns.length - 1 ? cell : cell.padStart(widths[column]!))).join('  ')).join('\n')
   }
 
   /** The full account, section by section, every entry with its file or source. */
@@ -129,8 +173,14 @@ export class OfficialReport {
         : `${file} /${row.field}: row expects ${JSON.stringify(row.inDataset)}, dataset holds ${JSON.stringify(datasetHolds)}; serving the dataset's value (official ${JSON.stringify(row.served)})`))
     section('UNCORRECTED: the official value differs and no correction row covers it (re-run npm run import-official)', this.uncorrected.map((value) =>
       `${value.file} /${value.field}: dataset ${JSON.stringify(value.inDataset)}, official ${JSON.stringify(value.official)} (${value.source})`))
+    section('BOOKLETS: per exam and area, the INEP booklet whose keys agree with the records (src/data/official/booklet-match.ts)',
+      [...this.#table.years.values()].filter((year) => this.#exams.some((exam) => exam.summary.year === year.year)).flatMap((year) =>
+        year.booklets.map((booklet) => `${year.year} ${booklet.area}: ${booklet.code === null ? `none (best ${booklet.best}, ${booklet.colour})` : `${booklet.code} (${booklet.colour})`}, ` +
+          `${booklet.agree} of ${booklet.compared} keys agree${booklet.sameOrder.length > 0 ? `; same order: ${booklet.sameOrder.join(', ')}` : ''} (${booklet.source})`)))
+    section('NO INEP: records served with inep null, and why', this.withoutInep().map((ref) => `${label(ref)}: ${ref.reason}`))
+    section('ITEMS WITHOUT RECORD: INEP items at positions of an exam the dataset has no record for', this.#exams.flatMap((exam) => this.itemsWithoutRecord(exam).map(label)))
     section('DISPUTED: the official sources disagree; nothing is corrected from them', [...this.#table.years.values()].flatMap((year) =>
-      year.disagreements.map((disagreement) => `${label({ year: year.year, index: disagreement.index, language: disagreement.language })} ${disagreement.field}: ` +
+      this.#disputes(year.year).map((disagreement) => `${label({ year: year.year, index: disagreement.index, language: disagreement.language })} ${disagreement.field}: ` +
         disagreement.values.map(({ source, value }) => `${source} says ${JSON.stringify(value)}`).join(', '))))
     section('NO LANGUAGE: a record without a language where INEP keys the position per language (no official entry applies)',
       this.#ledger.ambiguous.map(({ file }) => file))

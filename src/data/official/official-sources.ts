@@ -8,6 +8,9 @@ import { DatasetReport } from '../dataset-report.ts'
 import { officialTable, type CorrectionsFile, type OfficialDisagreement, type OfficialNote, type OfficialPosition, type OfficialYear } from './official-table.ts'
 import { readDataset } from '../read-dataset.ts'
 import { areaOrder as areaOrderOfYear } from './exam-layout.ts'
+import { MINIMUM_AGREEMENT, matchBooklets } from './booklet-match.ts'
+import { comparePositions, disagreementsWith, positionsFromBooklets, withConfirmations } from './item-positions.ts'
+import { itensProvaYears, readItensProva, type YearItems } from './itens-prova.ts'
 import { AREAS, type Area, type OfficialKey } from '../record-schemas.ts'
 
 /*
@@ -102,29 +105,34 @@ export function parseGabarito (text: string, source: string): Gabarito {
   return { source, areas: [found[0]!.area, found[1]!.area], keys, languages, secondApplication: /2ª APLICAÇÃO/i.test(text) }
 }
 
-/** Every table file (name → text) `npm run import-official` writes, built from the sources and a dataset. */
-export function buildOfficialFiles (sourcesDir: string, datasetDir: string | null): Map<string, string> {
-  const years = buildOfficialYears(sourcesDir)
+/** Every table file (name → text) `npm run import-official` writes, built from the sources and the dataset. */
+export function buildOfficialFiles (sourcesDir: string, datasetDir: string): Map<string, string> {
+  const report = new DatasetReport()
+  const dataset = readDataset(datasetDir, report)
+  if (dataset === null || report.errors.length > 0) throw new Error(`${datasetDir}: the dataset has errors; run npm run check-data on it`)
+  const records = dataset.exams.flatMap((exam) => exam.records.map((item) => item.record))
+  const years = buildOfficialYears(sourcesDir, records)
   const files = new Map<string, string>()
   for (const year of years) files.set(`${year.year}.json`, formatTable(year))
-  if (datasetDir !== null) {
-    const table = officialTable('', years, [])
-    const report = new DatasetReport()
-    const dataset = readDataset(datasetDir, report)
-    if (dataset === null || report.errors.length > 0) throw new Error(`${datasetDir}: the dataset has errors; run npm run check-data on it`)
-    const rows = proposeCorrections(table, dataset.exams.flatMap((exam) => exam.records.map((item) => item.record))).sort(compareRows)
-    const corrections: CorrectionsFile = { dataset: path.basename(path.resolve(datasetDir)), rows }
-    files.set('corrections.json', formatTable(corrections))
-  }
+  const table = officialTable('', years, [])
+  const rows = proposeCorrections(table, records).sort(compareRows)
+  const corrections: CorrectionsFile = { dataset: path.basename(path.resolve(datasetDir)), rows }
+  files.set('corrections.json', formatTable(corrections))
   return files
 }
 
-/** The official facts of every year the sources (or the area-order rule) cover, oldest first. */
-export function buildOfficialYears (sourcesDir: string): OfficialYear[] {
+/**
+ * The official facts of every year the sources (or the area-order rule) cover, oldest first. Where
+ * INEP's item data (`itens-prova/`) has the year and `records` hold its exam, the positions are the
+ * items of the booklets the records follow, and the PDFs and `items/` are second sources checked
+ * against them; elsewhere the PDFs and `items/` give what they can.
+ */
+export function buildOfficialYears (sourcesDir: string, records: readonly RecordKeySource[]): OfficialYear[] {
   const names = new Set([
     ...readdirSync(path.join(sourcesDir, 'gabaritos')).map((name) => `gabaritos/${name}`),
     ...readdirSync(path.join(sourcesDir, 'items')).map((name) => `items/${name}`)
   ])
+  const itemYears = new Set(itensProvaYears(sourcesDir))
   const yearsWithFiles = [...names].map((name) => /(\d{4})/.exec(name)?.[1]).filter((year) => year !== undefined).map(Number)
   const lastYear = Math.max(...yearsWithFiles)
   const years: OfficialYear[] = []
@@ -134,9 +142,58 @@ export function buildOfficialYears (sourcesDir: string): OfficialYear[] {
     const dayTwo = has(`gabaritos/${year}_dia2.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia2.pdf`) : null
     const itemsName = `items/enem-${year}.json`
     const items = has(itemsName) ? readItems(sourcesDir, itemsName, year) : null
-    years.push(buildYear(year, dayOne, dayTwo, items === null ? null : { source: itemsName, entries: items.items }))
+    const secondary = buildYear(year, dayOne, dayTwo, items === null ? null : { source: itemsName, entries: items.items })
+    const examRecords = records.filter((record) => record.year === year)
+    years.push(itemYears.has(year) && examRecords.length > 0
+      ? withItemData(secondary, readItensProva(sourcesDir, year), examRecords)
+      : secondary)
   }
   return years
+}
+
+/** What the import needs of a dataset record. */
+export interface RecordKeySource { year: number, index: number, language: string | null, correctAlternative: string }
+
+/**
+ * A year's facts from INEP's item data: the booklet of each area, its items at their positions,
+ * and every disagreement of the second sources (`secondary`, from the PDFs and `items/`) with them.
+ * A disagreement changes nothing: the position keeps the item data's facts, and the disputed
+ * field is not corrected (src/data/official/corrections.ts).
+ */
+function withItemData (secondary: OfficialYear, items: YearItems, records: readonly RecordKeySource[]): OfficialYear {
+  const matches = matchBooklets(items, records.map((record) => ({ index: record.index, language: record.language, key: record.correctAlternative })))
+  const positions = withConfirmations(positionsFromBooklets(items, matches), secondary.positions)
+  const booklets = matches.map((match) => ({
+    area: match.area,
+    code: match.booklet?.code ?? null,
+    best: match.agreement?.code ?? 0,
+    colour: match.agreement?.colour ?? '',
+    agree: match.agreement?.agree ?? 0,
+    compared: match.agreement?.compared ?? 0,
+    sameOrder: [...match.sameOrder],
+    source: items.source
+  }))
+  const notes: OfficialNote[] = [...secondary.notes]
+  for (const match of matches) {
+    if (match.booklet === null) {
+      notes.push({
+        sources: [items.source],
+        note: match.agreement === null
+          ? `no booklet of ${match.area}`
+          : `no booklet of ${match.area} agrees with the records on ${MINIMUM_AGREEMENT * 100} % of the positions (best: ${match.agreement.code}, ${match.agreement.agree} of ${match.agreement.compared}); the area keeps the second sources' facts`
+      })
+    }
+  }
+  const coveredAreas = new Set(matches.filter((match) => match.booklet !== null).map((match) => match.area))
+  const kept = secondary.positions.filter((position) => !coveredAreas.has(position.area))
+  return {
+    year: secondary.year,
+    areaOrder: secondary.areaOrder,
+    booklets,
+    positions: [...positions, ...kept].sort(comparePositions),
+    disagreements: [...secondary.disagreements, ...disagreementsWith(positions, secondary.positions)],
+    notes
+  }
 }
 
 function readItems (sourcesDir: string, name: string, year: number): ItemsFile {
@@ -194,6 +251,7 @@ function buildYear (
           skill: null,
           excludedFromScoring: null,
           irt: null,
+          booklet: null,
           sources: { key: [dayOne.source], area: [dayOne.source], item: null }
         }
         if (items !== null && item === undefined) {
@@ -220,7 +278,7 @@ function buildYear (
     })
   }
   for (const { position, item } of dayOneEntries) {
-    if (item !== undefined && !dayOneDisputed) withItemData(position, item, items!.source)
+    if (item !== undefined && !dayOneDisputed) withItemsFileData(position, item, items!.source)
     positions.push(position)
   }
 
@@ -264,17 +322,18 @@ function buildYear (
         skill: null,
         excludedFromScoring: null,
         irt: null,
+        booklet: null,
         sources: { key: [items.source], area: [items.source], item: null }
       }
-      withItemData(position, entry, items.source)
+      withItemsFileData(position, entry, items.source)
       positions.push(position)
     }
   }
   positions.sort((a, b) => a.index - b.index || (a.language ?? '').localeCompare(b.language ?? ''))
-  return { year, areaOrder, positions, disagreements, notes }
+  return { year, areaOrder, booklets: [], positions, disagreements, notes }
 }
 
-function withItemData (position: OfficialPosition, item: ItemEntry, source: string): void {
+function withItemsFileData (position: OfficialPosition, item: ItemEntry, source: string): void {
   position.item = item.item
   position.skill = item.skill
   position.excludedFromScoring = item.abandoned

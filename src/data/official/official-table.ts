@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
-import { AreaSchema, IrtSchema, OfficialKeySchema, type Area } from '../record-schemas.ts'
+import { AreaSchema, BookletSchema, IrtSchema, OfficialKeySchema, type Area } from '../record-schemas.ts'
 
 /*
  * The project's own table of official facts: one `<year>.json` per exam year plus
@@ -43,11 +43,24 @@ export const OfficialPositionSchema = Type.Object({
   skill: Type.Union([Type.Integer({ minimum: 1, maximum: 30 }), Type.Null()]),
   excludedFromScoring: Type.Union([Type.Boolean(), Type.Null()]),
   irt: Type.Union([IrtSchema, Type.Null()]),
+  booklet: Type.Union([BookletSchema, Type.Null()]),
   sources: Type.Object({
     key: Sources('Where the key (and annulment) was read'),
     area: Sources('Where the area was read'),
     item: Type.Union([Type.String(), Type.Null()], { description: 'Where item, skill, irt and excludedFromScoring were read' })
   })
+})
+
+export const BookletMatchSchema = Type.Object({
+  area: AreaSchema,
+  /** The booklet taken, or null when none agrees well enough (then the best one's figures). */
+  code: Type.Union([Type.Integer(), Type.Null()]),
+  best: Type.Integer({ description: 'The best-agreeing booklet (the one taken, when one is)' }),
+  colour: Type.String(),
+  agree: Type.Integer({ minimum: 0, description: 'Positions whose record key equals the item key' }),
+  compared: Type.Integer({ minimum: 0, description: 'Positions holding both a record and an item' }),
+  sameOrder: Type.Array(Type.Integer(), { description: 'Other booklets with the same agreement (the same order)' }),
+  source: Type.String()
 })
 
 export const OfficialDisagreementSchema = Type.Object({
@@ -70,12 +83,14 @@ export const OfficialYearSchema = Type.Object({
     areas: Type.Array(AreaSchema, { minItems: 4, maxItems: 4 }),
     sources: Sources('Where the order was read')
   }), Type.Null()]),
+  /** Per area, the INEP booklet whose order and keys the records follow (src/data/official/booklet-match.ts). */
+  booklets: Type.Array(BookletMatchSchema),
   positions: Type.Array(OfficialPositionSchema),
   disagreements: Type.Array(OfficialDisagreementSchema),
   notes: Type.Array(OfficialNoteSchema)
 })
 
-export const CORRECTED_FIELDS = ['correctAlternative', 'discipline'] as const
+export const CORRECTED_FIELDS = ['correctAlternative', 'discipline', 'language'] as const
 
 export const CorrectionRowSchema = Type.Object({
   year: Type.Integer({ minimum: 1 }),
@@ -94,6 +109,7 @@ export const CorrectionsFileSchema = Type.Object({
 })
 
 export type OfficialPosition = Type.Static<typeof OfficialPositionSchema>
+export type BookletMatch = Type.Static<typeof BookletMatchSchema>
 export type OfficialDisagreement = Type.Static<typeof OfficialDisagreementSchema>
 export type OfficialNote = Type.Static<typeof OfficialNoteSchema>
 export type OfficialYear = Type.Static<typeof OfficialYearSchema>
@@ -136,6 +152,8 @@ export interface OfficialFacts {
   area: { area: Area, sources: readonly string[] } | null
   /** True when the table has per-language entries for the position and the record has no language. */
   ambiguousLanguage: boolean
+  /** True when the sources disagree on the position's key: it corrects nothing. */
+  keyDisputed: boolean
 }
 
 /**
@@ -207,5 +225,7 @@ export function officialFactsFor (table: OfficialTable, year: number, index: num
   } else {
     area = areaByOrder(yearTable, index)
   }
-  return { position, area, ambiguousLanguage }
+  const keyDisputed = yearTable?.disagreements.some((disagreement) => disagreement.index === index && disagreement.field === 'key' &&
+    (disagreement.language === null || disagreement.language === position?.language)) === true
+  return { position, area, ambiguousLanguage, keyDisputed }
 }

@@ -28,6 +28,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/data ./data
+# So that `npm run check-data` works here too (it checks dist/ first); the start log names `node dist/check-data.js`.
+COPY --from=build /app/scripts/ensure-build.js ./scripts/
 USER node
 EXPOSE 3000
 # Node's own fetch: slim images have no curl. Ready means loaded and not shutting down.

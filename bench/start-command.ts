@@ -8,7 +8,9 @@ import path from 'node:path'
  */
 export function startCommand (root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-  const words = scripts.start?.split(/\s+/) ?? []
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/server.js') throw new Error(`package.json's start script is not "node [flags] dist/server.js": ${scripts.start}`)
+  // The script `exec`s node so that a signal sent to `npm start` reaches the server (npm signals
+  // its child, the shell, which would otherwise die and leave the server running).
+  const words = (scripts.start ?? '').replace(/^exec\s+/, '').split(/\s+/)
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/server.js') throw new Error(`package.json's start script is not "exec node [flags] dist/server.js": ${scripts.start}`)
   return words
 }

@@ -28,9 +28,22 @@ started=$SECONDS
 # run and stop. The check itself is run below with `podman healthcheck run`.
 quiet_systemd () { grep -v 'unable to get systemd connection' >&2 || true; }
 step () { printf '[container-test %3ss] %s\n' "$((SECONDS - started))" "$*"; }
+images_before_build=""
 cleanup () {
   # One at a time: podman 4.3 stops at a name that is already gone.
   for name in "$CONTAINER" "$CONTAINER-sample"; do podman rm -f "$name" >/dev/null 2>&1 || true; done
+  # Every image the build made (the app image, the build stage's, their cached layers: over 500 MB
+  # a run). The two base images ($DEBIAN_IMAGE, $NODE_IMAGE) stay, a cache for the next run:
+  # `podman rmi` them by name to take their space back.
+  if [ -n "$images_before_build" ]; then
+    podman rmi -f "$APP_IMAGE" >/dev/null 2>&1 || true
+    for _ in 1 2 3; do
+      new_images="$(podman images -a -q --no-trunc | sort -u | comm -13 "$images_before_build" -)"
+      [ -z "$new_images" ] && break
+      # Children before parents: what cannot go yet goes on the next round.
+      for image in $new_images; do podman rmi -f "$image" >/dev/null 2>&1 || true; done
+    done
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -68,6 +81,8 @@ CONTAINERFILE
   podman build --quiet "${PODMAN_RUN_FLAGS[@]}" -t "$NODE_IMAGE" "$WORK/node-base" >/dev/null
 fi
 
+images_before_build="$WORK/images-before-build"
+podman images -a -q --no-trunc | sort -u > "$images_before_build"
 step "building the image (Dockerfile, NODE_IMAGE=$NODE_IMAGE)"
 # --format docker: the OCI format has no HEALTHCHECK.
 if ! podman build --format docker "${PODMAN_RUN_FLAGS[@]}" --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$APP_IMAGE" . > "$WORK/build.log" 2>&1; then
@@ -94,6 +109,14 @@ step "running the image's HEALTHCHECK"
 podman healthcheck run "$CONTAINER" >/dev/null || { echo "container-test: the HEALTHCHECK failed" >&2; exit 1; }
 [ "$(podman exec "$CONTAINER" id -un)" = node ] || { echo "container-test: the server does not run as the node user" >&2; exit 1; }
 podman exec -w /app "$CONTAINER" node -e "for (const tool of ['tsx', 'esbuild', 'typescript', 'eslint']) { try { require.resolve(tool); console.error('container-test: dev tool ' + tool + ' is in the image'); process.exit(1) } catch {} }"
+
+step "running the data check the start log names, and npm run check-data"
+# The start log's warning names the command that checks the dataset where the server runs.
+hint="$(podman logs "$CONTAINER" 2>&1 | sed -n 's/.*dataset warnings:.*(details: `\([^`]*\)`).*/\1/p' | head -n 1)"
+[ -n "$hint" ] || { echo "container-test: no dataset-warnings line naming a data check in the log" >&2; podman logs "$CONTAINER" 2>&1 | tail -n 5 >&2; exit 1; }
+podman exec "$CONTAINER" sh -c "$hint" > "$WORK/check-data.txt" 2>&1 || { echo "container-test: \`$hint\` failed in the container" >&2; tail -n 5 "$WORK/check-data.txt" >&2; exit 1; }
+grep -q '^Summary: 0 errors' "$WORK/check-data.txt" || { echo "container-test: \`$hint\` printed no summary" >&2; exit 1; }
+podman exec -w /app "$CONTAINER" npm run check-data --silent -- --summary /data > "$WORK/check-data.txt" 2>&1 || { echo "container-test: npm run check-data failed in the container" >&2; tail -n 5 "$WORK/check-data.txt" >&2; exit 1; }
 
 step "stopping it with SIGTERM"
 podman stop --time 15 "$CONTAINER" >/dev/null 2> >(quiet_systemd)

@@ -1,4 +1,6 @@
 import cluster from 'node:cluster'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
@@ -12,6 +14,20 @@ const MAX_LOGGED_DATASET_ERRORS = 20
 
 /** How long in-flight requests get to finish once the server has stopped accepting, before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000
+
+/**
+ * The data check as a command that runs where this server runs. The bundle (a production
+ * install, the container, which has neither the sources nor scripts/ for `npm run`) has
+ * dist/check-data.js beside it; from the sources, npm builds and runs it.
+ * @example checkDataCommand('/data') // 'node /app/dist/check-data.js /data' in the container
+ */
+function checkDataCommand (dataDir: string): string {
+  const quoted = /^[\w@%+=:,./-]+$/.test(dataDir) ? dataDir : `'${dataDir.replaceAll("'", "'\\''")}'`
+  const here = fileURLToPath(import.meta.url)
+  return path.basename(here) === 'server.js'
+    ? `node ${path.join(path.dirname(here), 'check-data.js')} ${quoted}`
+    : `npm run check-data -- ${quoted}`
+}
 
 async function main (): Promise<void> {
   let config: Config
@@ -41,7 +57,7 @@ async function main (): Promise<void> {
     const { errors } = dataset.report
     for (const issue of errors.slice(0, MAX_LOGGED_DATASET_ERRORS)) log.error({ file: issue.file, field: issue.field, kind: issue.kind }, issue.message)
     const source = config.usingSampleData ? `the built-in sample dataset ${config.dataDir}` : `ENEM_DATA_DIR=${config.dataDir}`
-    log.fatal(`${source} has errors, refusing to start: ${dataset.report.summaryLine()}; \`npm run check-data -- ${config.dataDir}\` lists them all`)
+    log.fatal(`${source} has errors, refusing to start: ${dataset.report.summaryLine()}; \`${checkDataCommand(config.dataDir)}\` lists them all`)
     process.exit(1)
   }
   log.info({
@@ -53,7 +69,7 @@ async function main (): Promise<void> {
   }, config.usingSampleData
     ? 'serving the built-in SAMPLE dataset (set ENEM_DATA_DIR to serve a full one)'
     : 'dataset loaded')
-  if (dataset.report.warnings.length > 0) log.warn(`dataset warnings: ${dataset.report.summaryLine()} (npm run check-data for details)`)
+  if (dataset.report.warnings.length > 0) log.warn(`dataset warnings: ${dataset.report.summaryLine()} (details: \`${checkDataCommand(config.dataDir)}\`)`)
   if (dataset.official !== null) log.info(`official corrections: ${dataset.official.summaryLine()}`)
 
   let ready = true

@@ -1,7 +1,10 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -223,4 +226,28 @@ test('the production bundle (npm run build) starts and serves, and loads Scalar 
   assert.equal((await server.exit).code, 0)
   if (redisUp) assert.ok(server.logs.some((line) => line.msg === 'Redis connection closed'), 'counted in Redis through the lazily loaded ioredis')
   else t.diagnostic(NO_REDIS_MESSAGE)
+})
+
+test('the dataset-warnings line names a data check that runs where the bundle runs, even with no scripts/ or npm project around it (the container)', async (t) => {
+  const built = spawnSync(process.execPath, ['scripts/ensure-build.js'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  assert.equal(built.status, 0, built.stderr)
+  const server = await startServer(t, {}, { build: true })
+  const warning = server.logs.find((line) => String(line.msg).startsWith('dataset warnings:'))
+  assert.ok(warning !== undefined, 'the sample has warnings, and the start says so')
+  const command = /`([^`]+)`/.exec(String(warning.msg))?.[1]
+  assert.ok(command !== undefined, `the line names a command in backquotes: ${String(warning.msg)}`)
+  server.child.kill('SIGTERM')
+  await server.exit
+
+  // Run from an empty folder: nothing of the repository's npm project or scripts/ to lean on.
+  const elsewhere = mkdtempSync(path.join(tmpdir(), 'enem-check-data-'))
+  t.after(() => rmSync(elsewhere, { recursive: true, force: true }))
+  const checked = spawnSync('sh', ['-c', command], {
+    cwd: elsewhere,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ENEM_DATA_DIR: '' }
+  })
+  assert.equal(checked.status, 0, `${command}: ${checked.stderr}`)
+  assert.match(checked.stdout, /^Summary: 0 errors, \d+ warnings/m)
+  assert.match(checked.stdout, new RegExp(`^Dataset: ${path.join(REPO_ROOT, 'data/sample')}$`, 'm'))
 })

@@ -1,6 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { createInterface } from 'node:readline'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,3 +33,51 @@ test('this Node takes the start command\'s flags, and they bound the young gener
   // The new space is two semi-spaces.
   assert.ok(Number(probe.stdout) <= 2 * Number(semiSpace.split('=')[1]) * 1024 * 1024, `new space ${probe.stdout.trim()} bytes`)
 })
+
+test('SIGTERM sent to npm start itself stops the server and frees the port (it used to leave the server running)', { timeout: 120_000 }, async (t) => {
+  // Exactly what the README says to run, signalled the way a process manager does: the npm process only.
+  const npm = spawn('npm', ['start', '--silent'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ENEM_DATA_DIR: '', LOG_LEVEL: 'info', WEB_CONCURRENCY: '1', SHUTDOWN_DRAIN_DELAY: '0' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const exited = once(npm, 'exit')
+  // Whatever the outcome, nothing this test started outlives it (a leaked server stays in npm's group).
+  t.after(() => { try { process.kill(-npm.pid!, 'SIGKILL') } catch {} })
+  let stderr = ''
+  npm.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const log: string[] = []
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: npm.stdout }).on('line', (line) => {
+      log.push(line)
+      try {
+        const entry = JSON.parse(line) as { msg: string, port?: number }
+        if (entry.msg === 'ready') resolve(entry.port!)
+      } catch {}
+    })
+    exited.then(() => reject(new Error(`npm start exited before it was ready: ${stderr}`)), reject)
+  })
+  assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200)
+
+  process.kill(npm.pid!, 'SIGTERM')
+  const [code, signal] = await exited
+  assert.equal(await portFreedWithin(port, 5_000), true, `port ${port} still accepts connections after npm start exited`)
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, `npm start's exit; stderr: ${stderr}`)
+  assert.ok(log.some((line) => line.includes('"stopped"')), `the server logged its stop: ${log.join('\n')}`)
+})
+
+/** Whether connecting to 127.0.0.1:port is refused within `ms` (polled every 100 ms). */
+async function portFreedWithin (port: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => { socket.destroy(); resolve(false) })
+      socket.once('error', () => resolve(true))
+    })
+    if (refused) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}

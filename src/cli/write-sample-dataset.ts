@@ -337,6 +337,7 @@ const TOPICS: Record<Discipline | Language, Topic[]> = {
       wrong: ['restrição do voto aos alfabetizados.', 'fortalecimento do poder moderador.', 'suspensão das eleições diretas.', 'centralização do poder nas Forças Armadas.'],
     },
   ],
+  // fotossíntese and "efeito estufa" are there for the README's search examples (test/readme.test.ts).
   'ciencias-natureza': [
     {
       context: 'Ao deixar uma garrafa de água gelada sobre a mesa, formam-se gotas na sua superfície externa.',
@@ -345,13 +346,13 @@ const TOPICS: Record<Discipline | Language, Topic[]> = {
       wrong: ['a água atravessa as paredes da garrafa.', 'o vidro libera água quando resfriado.', 'o gelo derrete dentro da garrafa e transborda.', 'o ar frio evapora a água da mesa.'],
     },
     {
-      context: 'Em uma cadeia alimentar de um lago, algas servem de alimento a pequenos crustáceos, que são comidos por peixes.',
+      context: 'Em uma cadeia alimentar de um lago, algas, que produzem seu alimento por fotossíntese, servem de alimento a pequenos crustáceos, que são comidos por peixes.',
       introduction: 'Nessa cadeia, as algas ocupam o nível de',
       right: 'produtores.',
       wrong: ['consumidores primários.', 'consumidores secundários.', 'decompositores.', 'parasitas.'],
     },
     {
-      context: 'Uma lâmpada de 10 W permanece acesa durante 5 horas por dia.',
+      context: 'Uma lâmpada de 10 W permanece acesa durante 5 horas por dia. Parte da energia elétrica vem de usinas térmicas, que emitem gases do efeito estufa.',
       introduction: 'A energia elétrica consumida diariamente pela lâmpada é de',
       right: '50 Wh.',
       wrong: ['2 Wh.', '15 Wh.', '100 Wh.', '500 Wh.'],

@@ -22,6 +22,8 @@ export const checkQuestion = Compile(SourceQuestionSchema)
 const QUESTION_FOLDER = /^([1-9][0-9]*)(?:-([a-z0-9]+(?:-[a-z0-9]+)*))?$/
 const SOURCE_ADDRESS = /https:\/\/enem\.dev\/[^\s)"'<>\]]+/g
 const QUESTION_FIELDS = new Set(Object.keys(SourceQuestionSchema.properties))
+/** The predecessor's stand-in where a question's picture was lost (its dataset has one, at the root, served to six 2023 records). */
+const PLACEHOLDER_FILE = /^broken[-_]image\.[a-z]+$/i
 
 /** A question record read from its folder. */
 export interface SourceRecordFile {
@@ -103,6 +105,8 @@ export function checkQuestionConsistency (
       report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${SOURCE_FILE_PREFIX}`)
     } else if (!servableFiles.has(address.slice(SOURCE_FILE_PREFIX.length))) {
       report.add('missing_file', file, field, `${address} has no file in the dataset`)
+    } else if (PLACEHOLDER_FILE.test(address.slice(address.lastIndexOf('/') + 1))) {
+      report.add('placeholder_image', file, field, `${address} is the dataset's placeholder for a missing picture: the question's own image is not in the dataset`)
     }
   }
 }

@@ -1,10 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cp, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset } from '../../src/data/load-dataset.ts'
+import { FULL_DATA_DIR } from '../helper.ts'
 
 const OPTIONS = { filesBaseUrl: 'http://api.test/files' }
 
@@ -139,4 +140,37 @@ test('an official table that breaks its format is an error naming the file, and 
   assert.equal(catalog, null)
   assert.equal(report.errors[0]?.kind, 'invalid_official_data')
   assert.match(report.errors[0]!.message, /2020\.json: \/positions\/0\/key/)
+})
+
+test('a record whose image is the dataset\'s broken-image placeholder gets a warning of its own, one per record and field', async () => {
+  const placeholder = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+  const { catalog, report } = await loadChangedSample(async (dir) => {
+    await writeFile(path.join(dir, 'broken-image.svg'), placeholder)
+    await editJson(path.join(dir, '2020/questions/7/details.json'), (record) => {
+      record.context = `${String(record.context)}\n\n![](https://enem.dev/broken-image.svg)`
+      record.files = ['https://enem.dev/broken-image.svg']
+    })
+  })
+  assert.ok(catalog !== null, report.format())
+  assert.deepEqual(report.warnings.filter((issue) => issue.kind === 'placeholder_image').map((issue) => [issue.file, issue.field]), [
+    ['2020/questions/7/details.json', '/files/0'],
+    ['2020/questions/7/details.json', '/context']
+  ])
+})
+
+test('on the full dataset, every record that points at broken-image.svg, and only those, has a placeholder_image warning', { skip: FULL_DATA_DIR === undefined }, async () => {
+  const dataDir = FULL_DATA_DIR!
+  const { report } = await loadDataset(dataDir, OPTIONS)
+  const pointing: string[] = []
+  for (const year of await readdir(dataDir)) {
+    const questions = path.join(dataDir, year, 'questions')
+    if (!/^\d{4}$/.test(year)) continue
+    for (const folder of await readdir(questions)) {
+      const file = path.join(questions, folder, 'details.json')
+      const text = await readFile(file, 'utf8').catch(() => '')
+      if (text.includes('/broken-image.svg')) pointing.push(path.relative(dataDir, file))
+    }
+  }
+  assert.ok(pointing.length > 0, 'the full dataset has such records')
+  assert.deepEqual([...new Set(report.warnings.filter((issue) => issue.kind === 'placeholder_image').map((issue) => issue.file))].sort(), pointing.sort())
 })

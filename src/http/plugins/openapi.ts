@@ -7,6 +7,7 @@ import { errorExample, successExamples, type ExampleOperation } from '../schemas
 import { LIMIT_MAX } from '../schemas/parameters.ts'
 import { API_BASE } from '../endpoints.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
 
 export interface OpenApiOptions {
   /** Base of the server's public addresses; the document's server is `${publicUrl}/v1`. */
@@ -51,7 +52,7 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
         version: '1.0.0',
         summary: 'The questions of ENEM, Brazil\'s national high-school exam, as read-only JSON.',
         description: introduction(options),
-        license: { name: 'MIT', identifier: 'MIT' }
+        license: { ...CODE_LICENSE }
       },
       servers: [{ url: `${options.publicUrl}${API_BASE}`, description: 'This server' }],
       tags: [
@@ -222,7 +223,9 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **Limites e cache.** ${limitPt} As respostas trazem \`ETag\` e \`Cache-Control: ${JSON_CACHE_CONTROL}\`; envie o \`ETag\` em \`If-None-Match\` para receber 304 sem corpo. CORS liberado para qualquer origem.
 
-**Hospedagem própria.** O servidor é um processo Node.js (20 ou mais) sem banco de dados: \`npm ci\`, depois \`ENEM_DATA_DIR=/caminho/dos/dados PUBLIC_URL=https://seu.endereco npm start\`. Sem \`ENEM_DATA_DIR\` ele serve um pequeno conjunto de amostra. Outras variáveis: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. Esta página funciona sem internet.
+**Hospedagem própria.** O servidor é um processo Node.js (24 ou mais) sem banco de dados: \`npm ci\`, depois \`ENEM_DATA_DIR=/caminho/dos/dados PUBLIC_URL=https://seu.endereco npm start\`. Sem \`ENEM_DATA_DIR\` ele serve um pequeno conjunto de amostra. Outras variáveis: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. Esta página funciona sem internet.
+
+${DATA_PROVENANCE_PT}
 
 ## English
 
@@ -232,7 +235,9 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **Limits and caching.** ${limitEn} Answers carry \`ETag\` and \`Cache-Control: ${JSON_CACHE_CONTROL}\`; send the \`ETag\` back in \`If-None-Match\` to get 304 with no body. CORS is open to any origin.
 
-**Self-hosting.** The server is one Node.js (20 or later) process with no database: \`npm ci\`, then \`ENEM_DATA_DIR=/path/to/data PUBLIC_URL=https://your.address npm start\`. Without \`ENEM_DATA_DIR\` it serves a small sample dataset. Other variables: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. This page works with no internet access.
+**Self-hosting.** The server is one Node.js (24 or later) process with no database: \`npm ci\`, then \`ENEM_DATA_DIR=/path/to/data PUBLIC_URL=https://your.address npm start\`. Without \`ENEM_DATA_DIR\` it serves a small sample dataset. Other variables: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. This page works with no internet access.
+
+${DATA_PROVENANCE_EN}
 
 ## Errors
 

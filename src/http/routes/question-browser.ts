@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { ApiError, describeValue } from '../errors.ts'
 import { IMMUTABLE_CACHE_CONTROL } from '../response-headers.ts'
 import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
+import { DATA_PROVENANCE_PAGE_HTML } from '../data-provenance.ts'
 
 /*
  * GET / : the question browser, a page for people (src/web/), a small client of the public API.
@@ -144,6 +145,7 @@ function pageHtml (assets: { script: string, styles: string, icon: string }): st
     <footer class="site-footer">
       <div class="inner">
         <p>Questões das provas do ENEM (INEP). Os dados desta página vêm da API pública deste servidor: <a href="docs">documentação</a>, <a href="v1/openapi.json">OpenAPI</a>.</p>
+        <p class="data-provenance">${DATA_PROVENANCE_PAGE_HTML}</p>
       </div>
     </footer>
   </body>

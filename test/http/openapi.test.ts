@@ -13,7 +13,7 @@ import { Contract, pointerToken } from '../contract.ts'
 import { buildTestApp, build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
 type JsonObject = { [key: string]: unknown }
-interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, schema: { pattern?: string, maxLength?: number } }
+interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, examples?: Record<string, { value: unknown }>, schema: { pattern?: string, maxLength?: number } }
 interface Operation {
   operationId: string
   summary: string
@@ -142,7 +142,10 @@ describe('the OpenAPI document', () => {
       assert.equal(list.get(name)!.schema.maxLength, SLUG_MAX_LENGTH)
     }
     for (const parameter of list.values()) {
-      assert.match(String(parameter.example), new RegExp(String(parameter.schema.pattern)), parameter.name)
+      // One example is `example`; several are `examples`, by name.
+      const examples = parameter.examples === undefined ? [parameter.example] : Object.values(parameter.examples).map((example) => example.value)
+      assert.ok(examples.length > 0 && examples[0] !== undefined, parameter.name)
+      for (const example of examples) assert.match(String(example), new RegExp(String(parameter.schema.pattern)), parameter.name)
       assert.match(parameter.description, /Grammar: /, parameter.name)
     }
     // Conditional requests: every operation takes If-None-Match.

@@ -23,8 +23,8 @@ const filters = filterParameters(FINDING_FILTERS)
 
 export const FindQuestionsQuerySchema = Type.Object({
   ...filters,
-  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10'])),
-  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', ['0']))
+  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10', '50'])),
+  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', ['0', '10']))
 })
 
 export const RandomQuestionsQuerySchema = Type.Object({

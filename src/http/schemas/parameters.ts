@@ -54,11 +54,11 @@ export const QuestionParamsSchema = Type.Object({
   index: integerParameter('Number of the question in the exam; at least 1', ['1'])
 })
 
-const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', ['ingles'])
+const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', ['ingles', 'espanhol'])
 
 export const QuestionListQuerySchema = Type.Object({
-  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10'])),
-  offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', ['0'])),
+  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10', '50'])),
+  offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', ['0', '10'])),
   language: Type.Optional(languageQuery),
   discipline: Type.Optional(slugParameter('Narrows the view to one discipline the exam offers', ['matematica']))
 })

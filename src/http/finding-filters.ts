@@ -3,7 +3,7 @@ import Type from 'typebox'
 import type { QuestionFilters } from '../data/question-filters.ts'
 import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/question-search.ts'
 import { ApiError, describeValue } from './errors.ts'
-import { SLUG_GRAMMAR, SLUG_MAX_LENGTH, SLUG_PATTERN, stringParameter } from './schemas/parameters.ts'
+import { slugParameter, stringParameter } from './schemas/parameters.ts'
 
 /*
  * The filters of the endpoints that find questions across exams (/v1/questions,
@@ -53,9 +53,6 @@ function findingFilter<S extends TSchema> (parameter: S, read: FindingFilter['re
   return { parameter, read }
 }
 
-const slugParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, grammar: SLUG_GRAMMAR, description, examples })
-
 /** A `true`/`false` parameter. */
 export const booleanParameter = (description: string, examples: string[]) =>
   stringParameter({ pattern: BOOLEAN_PATTERN, maxLength: 5, grammar: 'true or false', description, examples })
@@ -67,6 +64,7 @@ export const FINDING_FILTERS = {
   q: findingFilter(stringParameter({
     pattern: SEARCH_TEXT_PATTERN,
     grammar: 'text of at least 1 character',
+    range: `at most ${SEARCH_TEXT_MAX_LENGTH} characters, holding at least one word`,
     description: `Full-text search, 1 to ${SEARCH_TEXT_MAX_LENGTH} characters. A question matches when every word occurs in its text ` +
       '(context without image addresses, alternatives introduction, alternatives), ignoring case and accents; a word also matches ' +
       'its plural and verb forms. `"quoted words"` must occur as consecutive words. Best match first',
@@ -83,16 +81,17 @@ export const FINDING_FILTERS = {
     pattern: YEAR_SELECTION_PATTERN,
     maxLength: YEAR_SELECTION_MAX_LENGTH,
     grammar: YEAR_SELECTION_GRAMMAR,
+    range: 'listed years the service holds, ranges that do not start after they end',
     description: 'Exams to include: a year, a list (`2018,2020`) or an inclusive range (`2015-2020`). A listed year the service does not hold, or a range whose start is after its end, is 422',
     examples: ['2020', '2011,2020', '2015-2020']
   }), (value, held) => ({ years: selectYears(value, held.years) })),
-  discipline: findingFilter(slugParameter('Only questions of this discipline (one some exam offers)', ['matematica']), (value, held) => {
+  discipline: findingFilter(slugParameter('Only questions of this discipline (one some exam offers)', 'a discipline some exam offers', ['matematica']), (value, held) => {
     if (!held.disciplines.has(value)) {
       throw new ApiError(422, `discipline ${describeValue(value)} is not a discipline of any exam: the exams offer ${offered(held.disciplines)}`)
     }
     return { discipline: value }
   }),
-  language: findingFilter(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language', ['ingles', 'espanhol']), (value, held) => {
+  language: findingFilter(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language', 'a language some exam offers', ['ingles', 'espanhol']), (value, held) => {
     if (!held.languages.has(value)) {
       const languages = held.languages.size === 0 ? 'no exam has foreign-language questions' : `the exams offer ${offered(held.languages)}`
       throw new ApiError(422, `language ${describeValue(value)} is not a language of any exam: ${languages}`)

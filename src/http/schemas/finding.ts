@@ -3,7 +3,7 @@ import { QuestionSchema } from '../../data/record-schemas.ts'
 import { SEED_MAX } from '../../data/random-draw.ts'
 import { FINDING_FILTERS, filterParameters } from '../finding-filters.ts'
 import { PaginationMetadataSchema } from './responses.ts'
-import { INTEGER_GRAMMAR, INTEGER_PATTERN, LIMIT_DEFAULT, LIMIT_MAX, stringParameter } from './parameters.ts'
+import { integerParameter, LIMIT_DEFAULT, LIMIT_MAX } from './parameters.ts'
 
 /*
  * Parameters of the endpoints that find questions across exams (/v1/questions,
@@ -15,22 +15,19 @@ import { INTEGER_GRAMMAR, INTEGER_PATTERN, LIMIT_DEFAULT, LIMIT_MAX, stringParam
 export const COUNT_DEFAULT = 1
 export const COUNT_MAX = 50
 
-const integerParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: INTEGER_PATTERN, maxLength: 11, grammar: INTEGER_GRAMMAR, description, examples })
-
 /** The filters /v1/questions and /v1/questions/random share: every one of the table. */
 const filters = filterParameters(FINDING_FILTERS)
 
 export const FindQuestionsQuerySchema = Type.Object({
   ...filters,
-  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10', '50'])),
-  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', ['0', '10']))
+  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, `1 to ${LIMIT_MAX}`, ['10', '50'])),
+  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', 'at least 0', ['0', '10']))
 })
 
 export const RandomQuestionsQuerySchema = Type.Object({
   ...filters,
-  count: Type.Optional(integerParameter(`How many distinct questions to draw, 1 to ${COUNT_MAX}; default ${COUNT_DEFAULT} (fewer when fewer match)`, ['5'])),
-  seed: Type.Optional(integerParameter(`Seed of the draw, 0 to ${SEED_MAX}: the same seed, filters and dataset give the same questions in the same order. Default: one picked by the server, returned in \`seed\``, ['42']))
+  count: Type.Optional(integerParameter(`How many distinct questions to draw, 1 to ${COUNT_MAX}; default ${COUNT_DEFAULT} (fewer when fewer match)`, `1 to ${COUNT_MAX}`, ['5'])),
+  seed: Type.Optional(integerParameter(`Seed of the draw, 0 to ${SEED_MAX}: the same seed, filters and dataset give the same questions in the same order. Default: one picked by the server, returned in \`seed\``, `0 to ${SEED_MAX}`, ['42']))
 })
 
 export const ExportQuerySchema = Type.Object({

@@ -117,7 +117,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
-  await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit })
+  await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints })
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {

@@ -1,41 +1,9 @@
 import type { Catalog } from './catalog.ts'
 import type { Question } from './record-schemas.ts'
 import { QuestionSearch, type SearchQuery } from './question-search.ts'
+import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
 
-/**
- * What `/v1/questions`, `/v1/questions/random` and the question browser select by. Every field
- * is optional: undefined selects everything. Values are already checked (known years, slugs).
- */
-export interface QuestionFilters {
-  /** Exams to include; undefined for every exam. */
-  readonly years?: ReadonlySet<number>
-  readonly discipline?: string
-  /** The language view each exam contributes; undefined for each exam's default view. */
-  readonly language?: string
-  readonly hasImages?: boolean
-  readonly annulled?: boolean
-  readonly search?: SearchQuery
-}
-
-/**
- * Whether INEP annulled the question; a record without official data (`inep: null`) counts as not annulled.
- * @example finder.find({ annulled: true }).every(isAnnulled)
- */
-export function isAnnulled (question: Question): boolean {
-  return question.inep?.annulled === true
-}
-
-/**
- * Whether the question shows any image: in `files`, in an alternative's `file`, or inside `context`.
- * @example hasImages({ ...question, files: [], context: '![](http://localhost:3000/files/2020/questions/94/a.png)' }) === true
- */
-export function hasImages (question: Question): boolean {
-  return question.files.length > 0 ||
-    question.alternatives.some((alternative) => alternative.file !== null) ||
-    (question.context !== null && MARKDOWN_IMAGE.test(question.context))
-}
-
-const MARKDOWN_IMAGE = /!\[[^\]]*\]\([^)\s]+/
+export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.ts'
 
 /**
  * The one query over the catalog where filters and search meet. Built once from the served
@@ -45,15 +13,16 @@ const MARKDOWN_IMAGE = /!\[[^\]]*\]\([^)\s]+/
 export class QuestionFinder {
   /** Every record of every exam, in listing order. */
   readonly #records: readonly Question[]
-  readonly #years: Uint32Array
-  readonly #hasImages: Uint8Array
+  /** The test of each record filter, by name (see ./question-filters.ts). */
+  readonly #recordTests: ReadonlyMap<string, (position: number, value: never) => boolean>
   /** Positions of each language's views, one exam after another; '' for the default views. */
   readonly #viewPositions = new Map<string, Uint32Array>()
   /** The same views as membership flags by position, for search hits. */
   readonly #inView = new Map<string, Uint8Array>()
   readonly #search: QuestionSearch
 
-  constructor (catalog: Catalog) {
+  /** `recordFilters`: RECORD_FILTERS, unless a test gives its own table. */
+  constructor (catalog: Catalog, recordFilters: RecordFilterTable = RECORD_FILTERS) {
     const exams = catalog.listExams()
     const records: Question[] = []
     const positionOf = new Map<Question, number>()
@@ -64,8 +33,7 @@ export class QuestionFinder {
       }
     }
     this.#records = records
-    this.#years = Uint32Array.from(records, (record) => record.year)
-    this.#hasImages = Uint8Array.from(records, (record) => (hasImages(record) ? 1 : 0))
+    this.#recordTests = new Map(Object.entries(recordFilters).map(([name, filter]) => [name, filter.prepare(records)]))
 
     const languages = new Set(exams.flatMap((exam) => exam.languageSlugs))
     for (const language of ['', ...languages]) {
@@ -106,20 +74,33 @@ export class QuestionFinder {
   }
 
   /**
+   * The test of a position against every record filter `filters` sets. Throws on a filter it has
+   * no test for, rather than ignoring it.
+   */
+  #recordTest (filters: QuestionFilters): (position: number) => boolean {
+    const tests: Array<(position: number, value: never) => boolean> = []
+    const values: never[] = []
+    for (const [name, value] of Object.entries(filters)) {
+      if (value === undefined || VIEW_FILTERS.has(name)) continue
+      const test = this.#recordTests.get(name)
+      if (test === undefined) throw new Error(`QuestionFinder has no record filter named ${name}`)
+      tests.push(test)
+      values.push(value as never)
+    }
+    return (position) => {
+      for (let filter = 0; filter < tests.length; filter++) if (!tests[filter]!(position, values[filter]!)) return false
+      return true
+    }
+  }
+
+  /**
    * The records that pass every filter: by relevance when searching (ties in listing order),
    * otherwise in listing order. The same filters always give the same list.
    */
   find (filters: QuestionFilters): Question[] {
     const positions = this.#viewPositions.get(filters.language ?? '')
     if (positions === undefined) return []
-    const passes = (position: number): boolean => {
-      if (filters.years !== undefined && !filters.years.has(this.#years[position]!)) return false
-      const record = this.#records[position]!
-      if (filters.discipline !== undefined && record.discipline !== filters.discipline) return false
-      if (filters.hasImages !== undefined && (this.#hasImages[position] === 1) !== filters.hasImages) return false
-      if (filters.annulled !== undefined && isAnnulled(record) !== filters.annulled) return false
-      return true
-    }
+    const passes = this.#recordTest(filters)
     if (filters.search === undefined) {
       const found: Question[] = []
       for (const position of positions) if (passes(position)) found.push(this.#records[position]!)

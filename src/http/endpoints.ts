@@ -161,3 +161,22 @@ export const ENDPOINTS: readonly Endpoint[] = [
     answer: ({ finding }, _params, query) => finding.exportQuestions(query)
   })
 ]
+
+/**
+ * The address of an operation of the table for parameter values, so that no text has to spell a
+ * path out by hand. Throws on an unknown operation or a parameter the entry does not take.
+ * @example endpointUrl('getQuestion', { year: '2020', index: '94' }) === '/v1/exams/2020/questions/94'
+ */
+export function endpointUrl (operationId: string, params: ParameterValues = {}, query: ParameterValues = {}, endpoints: readonly Endpoint[] = ENDPOINTS): string {
+  const endpoint = endpoints.find((candidate) => candidate.operationId === operationId)
+  if (endpoint === undefined) throw new Error(`no endpoint ${operationId}`)
+  for (const name of Object.keys(params)) if (!Object.hasOwn(endpoint.params.properties, name)) throw new Error(`${operationId} has no path parameter ${name}`)
+  for (const name of Object.keys(query)) if (!Object.hasOwn(endpoint.querystring.properties, name)) throw new Error(`${operationId} has no query parameter ${name}`)
+  const path = endpoint.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = params[name]
+    if (value === undefined) throw new Error(`${operationId} needs path parameter ${name}`)
+    return encodeURIComponent(value)
+  })
+  const search = Object.entries(query).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')
+  return `${API_BASE}${path}${search === '' ? '' : `?${search}`}`
+}

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { LIMIT_MAX, grammarOfParameter } from './schemas/parameters.ts'
+import { grammarOfParameter } from './schemas/parameters.ts'
 
 /** The contract's error codes by HTTP status (the README's "Errors" table). */
 export const ERROR_CODES = {
@@ -17,20 +17,6 @@ export const ERROR_CODES = {
 
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = typeof ERROR_CODES[ErrorStatus]
-
-/** What each code means, shown in the reference page's "Errors" section. */
-export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  bad_request: 'The request breaks the grammar: a value that is not a plain decimal integer or a lower-case slug, a parameter given twice, or a malformed path.',
-  not_found: 'Valid values that name nothing: an unknown year, question index or path.',
-  method_not_allowed: 'Only GET, HEAD and OPTIONS are served.',
-  payload_too_large: 'The API takes no request body.',
-  uri_too_long: 'The request line is too long.',
-  unprocessable_entity: `Well-formed but out of range (year, index or limit below 1, limit above ${LIMIT_MAX}, negative offset), or a language or discipline the exam does not offer.`,
-  rate_limit_exceeded: 'Too many requests from this client in the current window; wait the number of seconds in Retry-After.',
-  request_header_fields_too_large: 'The request headers are too large.',
-  internal_server_error: 'The server met a situation it cannot handle. Nothing about it is shown in the body; it is logged.',
-  service_unavailable: 'The server is starting or shutting down.'
-}
 
 /** Path of the reference page's anchor for a code, e.g. `/docs#errors-not-found`. */
 export function docPathFor (code: ErrorCode): string {

@@ -6,14 +6,16 @@ import { AlternativeSchema, ExamSummarySchema, BookletSchema, InepSchema, IrtSch
 import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/schemas/examples.ts'
-import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../src/http/schemas/parameters.ts'
+import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN, rangeOfParameter } from '../../src/http/schemas/parameters.ts'
+import { ENDPOINTS } from '../../src/http/endpoints.ts'
+import { errorDescriptions } from '../../src/http/error-descriptions.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
 import { FoundQuestionPageSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
 import { Contract, pointerToken } from '../contract.ts'
 import { buildTestApp, build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
 type JsonObject = { [key: string]: unknown }
-interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, schema: { pattern?: string, maxLength?: number } }
+interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, examples?: Record<string, { value: unknown }>, schema: { pattern?: string, maxLength?: number } }
 interface Operation {
   operationId: string
   summary: string
@@ -142,7 +144,10 @@ describe('the OpenAPI document', () => {
       assert.equal(list.get(name)!.schema.maxLength, SLUG_MAX_LENGTH)
     }
     for (const parameter of list.values()) {
-      assert.match(String(parameter.example), new RegExp(String(parameter.schema.pattern)), parameter.name)
+      // One example is `example`; several are `examples`, by name.
+      const examples = parameter.examples === undefined ? [parameter.example] : Object.values(parameter.examples).map((example) => example.value)
+      assert.ok(examples.length > 0 && examples[0] !== undefined, parameter.name)
+      for (const example of examples) assert.match(String(example), new RegExp(String(parameter.schema.pattern)), parameter.name)
       assert.match(parameter.description, /Grammar: /, parameter.name)
     }
     // Conditional requests: every operation takes If-None-Match.
@@ -251,6 +256,27 @@ describe('the OpenAPI document', () => {
       assert.equal(`/docs#${errorHeading(code).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/[\s_-]+/g, '-')}`, docPathFor(code))
     }
     assert.match(description, /This server does not rate limit requests\./)
+  })
+
+  test('the introduction lists every endpoint of the table with its query parameters, and the 400 and 422 name every parameter', () => {
+    const { description } = document.info
+    const descriptions = errorDescriptions(ENDPOINTS)
+    for (const endpoint of ENDPOINTS) {
+      const line = description.split('\n').find((candidate) => candidate.startsWith(`- \`GET ${endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')}\``))
+      assert.ok(line !== undefined, endpoint.path)
+      for (const name of Object.keys(endpoint.querystring.properties)) assert.ok(line.includes(`\`${name}\``), `${endpoint.path} ${name}`)
+      for (const [where, schema] of [['path', endpoint.params], ['query', endpoint.querystring]] as const) {
+        for (const [name, parameter] of Object.entries(schema.properties)) {
+          const label = where === 'path' ? `\`{${name}}\`` : `\`${name}\``
+          assert.ok(descriptions.bad_request.includes(label), `400 ${label}`)
+          const range = rangeOfParameter(parameter)
+          if (range === undefined) continue
+          const entry = descriptions.unprocessable_entity.split('; ').find((candidate) => candidate.includes(`${label} must be `))
+          assert.ok(entry?.includes(range), `422 ${label}`)
+        }
+      }
+    }
+    for (const code of ['bad_request', 'unprocessable_entity'] as const) assert.ok(description.includes(descriptions[code]), code)
   })
 
   test('the introduction states the configured rate limit', async () => {

@@ -64,3 +64,16 @@ test('stopping the background preparation settles its promise; the rest is made 
   const question = catalog.listExams()[0]!.questions[0]!
   assert.deepEqual(JSON.parse(prepared.question(question).raw.toString()), JSON.parse(JSON.stringify(question)))
 })
+
+test('a page is kept only under the name its caller gives its list: a list made for one request leaves nothing', async () => {
+  const catalog = await sampleCatalog()
+  const prepared = new PreparedCatalog(catalog)
+  const questions = catalog.listExams()[0]!.questions
+  const unnamed = prepared.page(questions, 0, 5)
+  assert.notEqual(prepared.page(questions, 0, 5), unnamed, 'made again: nothing was kept')
+  assert.equal(prepared.page(questions, 0, 5).raw.toString(), unnamed.raw.toString())
+  const named = prepared.page(questions, 0, 5, { keepAs: 'list' })
+  // The name, not the array, says which list it is: another array of the same list finds the kept page.
+  assert.equal(prepared.page([...questions], 0, 5, { keepAs: 'list' }), named)
+  assert.notEqual(prepared.page(questions, 5, 5, { keepAs: 'list' }), named, 'offset and limit are part of the key')
+})

@@ -33,7 +33,9 @@ export class ExamAnswers {
     const exam = this.#examOfYear(yearNumber)
     const language = chooseLanguage(exam, query.language)
     const discipline = chooseDiscipline(exam, query.discipline)
-    return this.#prepared.page(this.#catalog.languageView(exam, language, discipline), offset, limit)
+    // The catalog's views never change, so each is named by what selects it.
+    const view = this.#catalog.languageView(exam, language, discipline)
+    return this.#prepared.page(view, offset, limit, { keepAs: `exam|${yearNumber}|${language ?? ''}|${discipline ?? ''}` })
   }
 
   question (year: string, index: string, query: QuestionQuery): PreparedBody {

@@ -25,7 +25,7 @@ export class PreparedCatalog {
   readonly #examDetails = new Map<Exam, PreparedBody>()
   readonly #questions = new Map<Question, PreparedBody>()
   /**
-   * Assembled pages by view, offset and limit: a hit costs one lookup, where assembling costs a
+   * Assembled pages by the name of their list, offset and limit: a hit costs one lookup, where assembling costs a
    * SHA-1 over the items' tags plus the concatenation, a visible share of a page's CPU in a
    * profile. Keyed by the request, not the ETag, so a hit needs no hashing at all.
    */
@@ -34,10 +34,6 @@ export class PreparedCatalog {
     // A page's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
     sizeCalculation: (page) => page.raw.length * 2 + PAGE_ENTRY_OVERHEAD_BYTES
   })
-
-  /** A small number per view array (the catalog's views are built once and never change). */
-  readonly #viewIds = new WeakMap<readonly Question[], number>()
-  #nextViewId = 0
 
   constructor (catalog: Catalog) {
     this.#exams = catalog.listExams()
@@ -98,18 +94,13 @@ export class PreparedCatalog {
 
   /**
    * One page of a list of questions (an exam's language view, or the matches of a search), as
-   * `{ metadata, questions }`. A list whose pages are kept (`keep`, the default) must be kept as it
-   * is (it is known by identity); the pages of a list made for one request (`keep: false`) are not.
+   * `{ metadata, questions }`. Its pages are kept only under a name the caller gives the list
+   * (`keepAs`), which must name that very list for as long as the process lives: a list made for
+   * one request, unnamed, leaves nothing behind.
    */
-  page (view: readonly Question[], offset: number, limit: number, { keep = true }: { keep?: boolean } = {}): PreparedBody {
-    let key: string | undefined
-    if (keep) {
-      let viewId = this.#viewIds.get(view)
-      if (viewId === undefined) {
-        viewId = this.#nextViewId++
-        this.#viewIds.set(view, viewId)
-      }
-      key = `${viewId}:${offset}:${limit}`
+  page (view: readonly Question[], offset: number, limit: number, { keepAs }: { keepAs?: string | undefined } = {}): PreparedBody {
+    const key = keepAs === undefined ? undefined : `${keepAs}|${offset}|${limit}`
+    if (key !== undefined) {
       const cached = this.#pages.get(key)
       if (cached !== undefined) return cached
     }

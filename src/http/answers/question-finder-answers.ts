@@ -1,10 +1,11 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
-import { QuestionFinder, type QuestionFilters } from '../../data/question-finder.ts'
-import { SEARCH_TEXT_MAX_LENGTH } from '../../data/question-search.ts'
+import { QuestionFinder } from '../../data/question-finder.ts'
+import { filtersKey, type QuestionFilters } from '../../data/question-filters.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
-import { ApiError, describeValue } from '../errors.ts'
+import { ApiError } from '../errors.ts'
+import { FINDING_FILTERS, readFilters, selectYears, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
@@ -35,8 +36,8 @@ export class QuestionFinderAnswers {
   readonly #finder: QuestionFinder
   readonly #prepared: PreparedCatalog
   readonly #export: PreparedExport
-  readonly #disciplines: ReadonlySet<string>
-  readonly #languages: ReadonlySet<string>
+  readonly #filters: FindingFilterTable
+  readonly #held: HeldValues
   readonly #draws = new LRUCache<string, PreparedBody>({
     maxSize: DRAW_CACHE_BYTES,
     // An answer's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
@@ -51,12 +52,18 @@ export class QuestionFinderAnswers {
   /** Normalized requests asked for lately: what is asked for once is not kept. */
   readonly #repeats = new RepeatFilter()
 
-  constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog)) {
+  /** `filters`: FINDING_FILTERS, unless a test gives its own table (with a finder that tests what it adds). */
+  constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog), filters: FindingFilterTable = FINDING_FILTERS) {
     this.#finder = finder
     this.#prepared = prepared
     this.#export = new PreparedExport(catalog, prepared)
-    this.#disciplines = new Set(catalog.listExams().flatMap((exam) => exam.disciplineSlugs))
-    this.#languages = new Set(finder.languages)
+    this.#filters = filters
+    this.#held = {
+      years: this.#export.years,
+      disciplines: new Set(catalog.listExams().flatMap((exam) => exam.disciplineSlugs)),
+      languages: new Set(finder.languages),
+      parseSearch: (text) => finder.parseSearch(text)
+    }
   }
 
   /** The finder behind these answers: the question browser asks the same one. */
@@ -74,7 +81,7 @@ export class QuestionFinderAnswers {
     // stream of first searches and stalled them; without, none came (bench/results.md). Cutting
     // a page from a kept list costs no search; a URL asked again is answered from the fast
     // path's own cache.
-    return this.#prepared.page(matches, offset, limit, { keep: kept && filters.search === undefined })
+    return this.#prepared.page(matches, offset, limit, { keepAs: kept && filters.search === undefined ? `matches|${key}` : undefined })
   }
 
   /** GET /v1/questions/random. Without `seed`, a fresh draw that is not kept and says `no-store`. */
@@ -102,65 +109,18 @@ export class QuestionFinderAnswers {
 
   /** GET /v1/export/questions.jsonl */
   exportQuestions (query: ExportQuery): PreparedBody {
-    const years = query.year === undefined ? this.#export.years : [...this.#yearSelection(query.year)].sort((a, b) => a - b)
+    const years = query.year === undefined ? this.#export.years : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
     return this.#export.body(years)
   }
 
-  /** The filters of a request, 422 where a value names nothing the service holds, and their normalized form. */
+  /**
+   * The filters of a request (422 where a value names nothing the service holds) and their
+   * normalized form, derived from the filter object itself: `q=ÁGUA` and `q=agua`, or `year=2020,2019`
+   * and `year=2019-2020`, are one key, and no filter can be left out of it.
+   */
   #filtersOf (query: FindQuestionsQuery | RandomQuestionsQuery): { filters: QuestionFilters, key: string } {
-    const years = query.year === undefined ? undefined : this.#yearSelection(query.year)
-    if (query.discipline !== undefined && !this.#disciplines.has(query.discipline)) {
-      throw new ApiError(422, `discipline ${describeValue(query.discipline)} is not a discipline of any exam: the exams offer ${[...this.#disciplines].sort().join(', ')}`)
-    }
-    if (query.language !== undefined && !this.#languages.has(query.language)) {
-      const offered = this.#languages.size === 0 ? 'no exam has foreign-language questions' : `the exams offer ${[...this.#languages].sort().join(', ')}`
-      throw new ApiError(422, `language ${describeValue(query.language)} is not a language of any exam: ${offered}`)
-    }
-    let search
-    if (query.q !== undefined) {
-      // Characters, not UTF-16 units; no text of fewer units than the bound can hold more characters.
-      const length = query.q.length > SEARCH_TEXT_MAX_LENGTH ? [...query.q].length : query.q.length
-      if (length > SEARCH_TEXT_MAX_LENGTH) throw new ApiError(422, `q must be at most ${SEARCH_TEXT_MAX_LENGTH} characters, got ${length}`)
-      search = this.#finder.parseSearch(query.q) ?? undefined
-      if (search === undefined) throw new ApiError(422, `q must hold at least one word (letters or digits), got ${describeValue(query.q)}`)
-    }
-    const filters: QuestionFilters = {
-      years,
-      discipline: query.discipline,
-      language: query.language,
-      hasImages: query.hasImages === undefined ? undefined : query.hasImages === 'true',
-      annulled: query.annulled === undefined ? undefined : query.annulled === 'true',
-      search
-    }
-    // Unambiguous without quoting: values are numbers, known slugs, booleans and the search's
-    // normalized form, none of which holds a '|'. Undefined is the empty string.
-    const key = [
-      years === undefined ? '' : [...years].sort((a, b) => a - b).join(','),
-      filters.discipline ?? '',
-      filters.language ?? '',
-      filters.hasImages ?? '',
-      filters.annulled ?? '',
-      search?.normalized ?? ''
-    ].join('|')
-    return { filters, key }
-  }
-
-  /** The years a `year` value selects: each listed year must be held; a range selects the held years in it. */
-  #yearSelection (value: string): ReadonlySet<number> {
-    const selected = new Set<number>()
-    for (const item of value.split(',')) {
-      const [first, last] = item.split('-').map(Number) as [number, number | undefined]
-      if (last === undefined) {
-        if (!this.#export.years.includes(first)) {
-          throw new ApiError(422, `year ${first} is not an exam the service holds; years available: ${this.#export.years.join(', ')}`)
-        }
-        selected.add(first)
-        continue
-      }
-      if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
-      for (const year of this.#export.years) if (year >= first && year <= last) selected.add(year)
-    }
-    return selected
+    const filters = readFilters(query, this.#held, this.#filters)
+    return { filters, key: filtersKey(filters) }
   }
 
   /** The records the filters select, and whether that list is kept (a list is known by its identity). */

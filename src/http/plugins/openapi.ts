@@ -2,10 +2,10 @@ import { isDeepStrictEqual } from 'node:util'
 import fastifySwagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransformObject } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
-import { ERROR_CODES, ERROR_DESCRIPTIONS, type ErrorStatus } from '../errors.ts'
+import { ERROR_CODES, type ErrorStatus } from '../errors.ts'
+import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
-import { LIMIT_MAX } from '../schemas/parameters.ts'
-import { API_BASE } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
 
@@ -14,6 +14,8 @@ export interface OpenApiOptions {
   publicUrl: string
   /** The configured rate limit, so the introduction states this server's real numbers. */
   rateLimit: { max: number, windowMs: number }
+  /** The JSON endpoints, for the introduction's list and the errors' descriptions: the table, unless a test gives its own. */
+  endpoints?: readonly Endpoint[] | undefined
 }
 
 /** A parsed JSON value's object form; the document is plain JSON built by @fastify/swagger. */
@@ -202,7 +204,7 @@ function hoistNamedSchemas (paths: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)))
 }
 
-function introduction ({ publicUrl, rateLimit }: OpenApiOptions): string {
+function introduction ({ publicUrl, rateLimit, endpoints = ENDPOINTS }: OpenApiOptions): string {
   const base = `${publicUrl}${API_BASE}`
   const windowSeconds = Math.round(rateLimit.windowMs / 1000)
   const limitPt = rateLimit.max === 0
@@ -219,7 +221,7 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **Os dados.** Cada prova do ENEM (uma por ano de aplicação) com suas disciplinas e idiomas estrangeiros, e cada questão completa: texto de apoio (\`context\`, em Markdown), imagens, enunciado, alternativas e a alternativa correta. Os textos estão em português (e em inglês ou espanhol nas questões de língua estrangeira), exatamente como na prova. As imagens são servidas por este mesmo servidor, em \`${publicUrl}/files/...\`.
 
-**Como usar.** \`GET /exams\` lista as provas; \`GET /exams/{year}\` traz uma prova com a lista das suas questões; \`GET /exams/{year}/questions\` pagina as questões (\`limit\` de 1 a ${LIMIT_MAX}, \`offset\` a partir de 0, \`language\` e \`discipline\` opcionais); \`GET /exams/{year}/questions/{index}\` traz uma questão. Sem \`language\`, vale o primeiro idioma da prova. Em todas as provas: \`GET /questions\` busca (\`q\`) e filtra (\`year\`, \`discipline\`, \`language\`, \`hasImages\`, \`annulled\`); \`GET /questions/random\` sorteia questões (\`count\`, \`seed\`); \`GET /export/questions.jsonl\` baixa todas as questões de uma vez. Cada questão traz \`inep\`: os dados oficiais do INEP (item, área, habilidade, gabarito, anulação, TRI), com gabaritos e áreas corrigidos a partir deles.
+**Como usar.** Os endpoints e os seus parâmetros estão listados em "Endpoints", abaixo, e descritos em detalhe em cada operação. Sem \`language\`, vale o primeiro idioma da prova. Para ler todas as questões, baixe a exportação (\`GET /export/questions.jsonl\`, uma só requisição) em vez de paginar. Cada questão traz \`inep\`: os dados oficiais do INEP (item, área, habilidade, gabarito, anulação, TRI), com gabaritos e áreas corrigidos a partir deles.
 
 **Limites e cache.** ${limitPt} As respostas trazem \`ETag\` e \`Cache-Control: ${JSON_CACHE_CONTROL}\`; envie o \`ETag\` em \`If-None-Match\` para receber 304 sem corpo. CORS liberado para qualquer origem.
 
@@ -231,7 +233,7 @@ ${DATA_PROVENANCE_PT}
 
 **The data.** Every ENEM exam (one per year of application) with its disciplines and foreign languages, and every question in full: supporting text (\`context\`, Markdown), images, statement, alternatives and the correct one. Texts are in Portuguese (English or Spanish for the foreign-language questions), exactly as printed in the exam. Images are served by this same server, under \`${publicUrl}/files/...\`.
 
-**How to use it.** \`GET /exams\` lists the exams; \`GET /exams/{year}\` gives one exam with the list of its questions; \`GET /exams/{year}/questions\` pages through the questions (\`limit\` 1 to ${LIMIT_MAX}, \`offset\` from 0, optional \`language\` and \`discipline\`); \`GET /exams/{year}/questions/{index}\` gives one question. Without \`language\`, the exam's first language applies. Across every exam: \`GET /questions\` searches (\`q\`) and filters (\`year\`, \`discipline\`, \`language\`, \`hasImages\`, \`annulled\`); \`GET /questions/random\` draws questions at random (\`count\`, \`seed\`); \`GET /export/questions.jsonl\` downloads every question at once. Every question carries \`inep\`: INEP's official item data (item, area, skill, key, annulment, IRT), from which answer keys and areas are corrected.
+**How to use it.** The endpoints and their parameters are listed under "Endpoints" below, and described in full in each operation. Without \`language\`, the exam's first language applies. To read every question, download the export (\`GET /export/questions.jsonl\`, one request) rather than paging. Every question carries \`inep\`: INEP's official item data (item, area, skill, key, annulment, IRT), from which answer keys and areas are corrected.
 
 **Limits and caching.** ${limitEn} Answers carry \`ETag\` and \`Cache-Control: ${JSON_CACHE_CONTROL}\`; send the \`ETag\` back in \`If-None-Match\` to get 304 with no body. CORS is open to any origin.
 
@@ -239,17 +241,31 @@ ${DATA_PROVENANCE_PT}
 
 ${DATA_PROVENANCE_EN}
 
+## Endpoints
+
+${endpointList(endpoints)}
+
 ## Errors
 
 Every error answers \`{"error": {"code", "message", "docUrl"}}\`: \`code\` is one of those below, \`message\` says in English what was wrong and with which value, \`docUrl\` links to the code's entry here. Checks run in the order 400, 422, 404: a request with both a grammar error and an unknown year gets 400.
 
-${errorSection()}`
+${errorSection(endpoints)}`
+}
+
+/** One line per endpoint of the table: method, path (relative to the base address), summary, parameters. */
+function endpointList (endpoints: readonly Endpoint[]): string {
+  return endpoints.map((endpoint) => {
+    const path = endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')
+    const query = Object.keys(endpoint.querystring.properties).map((name) => `\`${name}\``)
+    return `- \`GET ${path}\`: ${endpoint.summary}.${query.length === 0 ? '' : ` Query: ${query.join(', ')}.`}`
+  }).join('\n')
 }
 
 /** One heading per error code; the page turns each into the anchor `docPathFor(code)` points at. */
-function errorSection (): string {
+function errorSection (endpoints: readonly Endpoint[]): string {
+  const descriptions = errorDescriptions(endpoints)
   return Object.entries(ERROR_CODES).map(([status, code]) =>
-    `## ${errorHeading(code)}\n\n\`${code}\` · HTTP ${status}. ${ERROR_DESCRIPTIONS[code]}`
+    `## ${errorHeading(code)}\n\n\`${code}\` · HTTP ${status}. ${descriptions[code]}`
   ).join('\n\n')
 }
 

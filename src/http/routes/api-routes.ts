@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { errorDescriptions } from '../error-descriptions.ts'
 import { sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
@@ -16,6 +17,7 @@ export interface ApiRoutesOptions {
  * answers never come here: the fast path (src/http/server/fast-path.ts) answers them from the same table.
  */
 export async function apiRoutes (app: FastifyInstance, { sources, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
+  const descriptions = errorDescriptions(endpoints)
   for (const endpoint of endpoints) {
     const hasParams = Object.keys(endpoint.params.properties).length > 0
     const hasQuery = Object.keys(endpoint.querystring.properties).length > 0
@@ -27,7 +29,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
         tags: [...endpoint.tags],
         ...(hasParams ? { params: endpoint.params } : {}),
         ...(hasQuery ? { querystring: endpoint.querystring } : {}),
-        response: { 200: endpoint.response, ...errorResponses(...endpoint.errors) }
+        response: { 200: endpoint.response, ...errorResponses(descriptions, endpoint.errors) }
       }
     }, (request, reply) => {
       // Returns nothing: a returned reply is a thenable that Fastify awaits with an end-of-stream

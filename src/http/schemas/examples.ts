@@ -2,6 +2,7 @@ import type { ExamSummary, Question, QuestionSummary } from '../../data/record-s
 import { SOURCE_FILE_PREFIX } from '../../data/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../errors.ts'
 import { LIMIT_MAX } from './parameters.ts'
+import { endpointUrl } from '../endpoints.ts'
 
 /*
  * Examples for the OpenAPI document, copied from the real dataset (ENEM 2020) so that the
@@ -82,22 +83,22 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
 
 /** The request each success example answers, so a test can replay it on the full dataset. */
 export const EXAMPLE_REQUESTS = {
-  listExams: '/v1/exams',
-  getExam: '/v1/exams/2020',
-  listQuestions: '/v1/exams/2020/questions?limit=1&offset=93',
-  getQuestion: '/v1/exams/2020/questions/94',
+  listExams: endpointUrl('listExams'),
+  getExam: endpointUrl('getExam', { year: '2020' }),
+  listQuestions: endpointUrl('listQuestions', { year: '2020' }, { limit: '1', offset: '93' }),
+  getQuestion: endpointUrl('getQuestion', { year: '2020', index: '94' }),
   // q="óleos essenciais": a phrase two questions hold, 2020/94 the best match.
-  findQuestions: '/v1/questions?q=%22%C3%B3leos%20essenciais%22&limit=1',
-  randomQuestions: '/v1/questions/random?q=%22%C3%B3leos%20essenciais%22&seed=1'
-} as const
+  findQuestions: endpointUrl('findQuestions', {}, { q: '"óleos essenciais"', limit: '1' }),
+  randomQuestions: endpointUrl('randomQuestions', {}, { q: '"óleos essenciais"', seed: '1' })
+}
 
 export type ExampleOperation = keyof typeof EXAMPLE_REQUESTS
 
 /** An error example per status: real messages of the server, for a request the page names. */
 const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: string }>> = {
-  400: { summary: 'GET /v1/exams/2020/questions?limit=abc', message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
-  404: { summary: 'GET /v1/exams/1999', message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
-  422: { summary: 'GET /v1/exams/2020/questions?limit=0', message: `limit must be between 1 and ${LIMIT_MAX}, got 0` },
+  400: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: 'abc' })}`, message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
+  404: { summary: `GET ${endpointUrl('getExam', { year: '1999' })}`, message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
+  422: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: '0' })}`, message: `limit must be between 1 and ${LIMIT_MAX}, got 0` },
   429: { summary: 'The 601st request within a minute', message: 'Too many requests: at most 600 per 60 seconds from one client; retry in 42 s' },
   500: { summary: 'An unexpected failure', message: 'Internal server error' }
 }

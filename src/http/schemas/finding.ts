@@ -1,76 +1,37 @@
 import Type from 'typebox'
 import { QuestionSchema } from '../../data/record-schemas.ts'
-import { SEARCH_TEXT_MAX_LENGTH } from '../../data/question-search.ts'
 import { SEED_MAX } from '../../data/random-draw.ts'
+import { FINDING_FILTERS, filterParameters } from '../finding-filters.ts'
 import { PaginationMetadataSchema } from './responses.ts'
-import { INTEGER_GRAMMAR, INTEGER_PATTERN, LIMIT_DEFAULT, LIMIT_MAX, SLUG_GRAMMAR, SLUG_MAX_LENGTH, SLUG_PATTERN, stringParameter } from './parameters.ts'
+import { integerParameter, LIMIT_DEFAULT, LIMIT_MAX } from './parameters.ts'
 
 /*
  * Parameters of the endpoints that find questions across exams (/v1/questions,
- * /v1/questions/random, /v1/export/questions.jsonl). As in ./parameters.ts, values are checked as
- * strings against their grammar first (400), and only then converted and range-checked (422).
+ * /v1/questions/random, /v1/export/questions.jsonl): their filters come from the filter table
+ * (src/http/finding-filters.ts), plus paging or the draw's own. As in ./parameters.ts, values are
+ * checked as strings against their grammar first (400), and only then converted and range-checked (422).
  */
-
-const YEAR_NUMBER = '(0|[1-9][0-9]{0,9})'
-const YEAR_ITEM = `${YEAR_NUMBER}(-${YEAR_NUMBER})?`
-export const YEAR_SELECTION_PATTERN = `^${YEAR_ITEM}(,${YEAR_ITEM})*$`
-export const YEAR_SELECTION_MAX_LENGTH = 200
-export const BOOLEAN_PATTERN = '^(true|false)$'
 
 export const COUNT_DEFAULT = 1
 export const COUNT_MAX = 50
 
-const YEAR_SELECTION_GRAMMAR = `a year (2020), a comma-separated list of years (2018,2020) or an inclusive range (2015-2020), at most ${YEAR_SELECTION_MAX_LENGTH} characters`
-/**
- * `q` is text: any character, at least one. The pattern is what lets the fast path check it; a
- * length past SEARCH_TEXT_MAX_LENGTH is the answer's 422, not a grammar error.
- */
-const SEARCH_TEXT_PATTERN = '^[\\s\\S]+$'
-
-const integerParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: INTEGER_PATTERN, maxLength: 11, grammar: INTEGER_GRAMMAR, description, examples })
-const slugParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, grammar: SLUG_GRAMMAR, description, examples })
-const booleanParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: BOOLEAN_PATTERN, maxLength: 5, grammar: 'true or false', description, examples })
-
-/** The filters the three endpoints share (the export takes `year` only). */
-const filterParameters = {
-  q: Type.Optional(stringParameter({
-    pattern: SEARCH_TEXT_PATTERN,
-    grammar: 'text of at least 1 character',
-    description: `Full-text search, 1 to ${SEARCH_TEXT_MAX_LENGTH} characters. A question matches when every word occurs in its text ` +
-      '(context without image addresses, alternatives introduction, alternatives), ignoring case and accents; a word also matches ' +
-      'its plural and verb forms. `"quoted words"` must occur as consecutive words. Best match first',
-    examples: ['fotossíntese', '"efeito estufa"']
-  })),
-  year: Type.Optional(stringParameter({
-    pattern: YEAR_SELECTION_PATTERN,
-    maxLength: YEAR_SELECTION_MAX_LENGTH,
-    grammar: YEAR_SELECTION_GRAMMAR,
-    description: 'Exams to include: a year, a list (`2018,2020`) or an inclusive range (`2015-2020`). A listed year the service does not hold, or a range whose start is after its end, is 422',
-    examples: ['2020', '2018,2020', '2015-2020']
-  })),
-  discipline: Type.Optional(slugParameter('Only questions of this discipline (one some exam offers)', ['matematica'])),
-  language: Type.Optional(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language', ['ingles'])),
-  hasImages: Type.Optional(booleanParameter('Whether the question shows any image (in `files`, an alternative\'s `file`, or inside `context`)', ['false'])),
-  annulled: Type.Optional(booleanParameter('Whether INEP annulled the question (a question without official data counts as not annulled)', ['false']))
-}
+/** The filters /v1/questions and /v1/questions/random share: every one of the table. */
+const filters = filterParameters(FINDING_FILTERS)
 
 export const FindQuestionsQuerySchema = Type.Object({
-  ...filterParameters,
-  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10'])),
-  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', ['0']))
+  ...filters,
+  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, `1 to ${LIMIT_MAX}`, ['10', '50'])),
+  offset: Type.Optional(integerParameter('Matching questions to skip (a position in the list), at least 0; default 0', 'at least 0', ['0', '10']))
 })
 
 export const RandomQuestionsQuerySchema = Type.Object({
-  ...filterParameters,
-  count: Type.Optional(integerParameter(`How many distinct questions to draw, 1 to ${COUNT_MAX}; default ${COUNT_DEFAULT} (fewer when fewer match)`, ['5'])),
-  seed: Type.Optional(integerParameter(`Seed of the draw, 0 to ${SEED_MAX}: the same seed, filters and dataset give the same questions in the same order. Default: one picked by the server, returned in \`seed\``, ['42']))
+  ...filters,
+  count: Type.Optional(integerParameter(`How many distinct questions to draw, 1 to ${COUNT_MAX}; default ${COUNT_DEFAULT} (fewer when fewer match)`, `1 to ${COUNT_MAX}`, ['5'])),
+  seed: Type.Optional(integerParameter(`Seed of the draw, 0 to ${SEED_MAX}: the same seed, filters and dataset give the same questions in the same order. Default: one picked by the server, returned in \`seed\``, `0 to ${SEED_MAX}`, ['42']))
 })
 
 export const ExportQuerySchema = Type.Object({
-  year: filterParameters.year
+  year: filters.year
 })
 
 export type FindQuestionsQuery = Type.Static<typeof FindQuestionsQuerySchema>

@@ -1,4 +1,4 @@
-import { ERROR_DESCRIPTIONS, ERROR_CODES, type ErrorStatus } from '../errors.ts'
+import { ERROR_CODES, type ErrorCode, type ErrorStatus } from '../errors.ts'
 import { ErrorSchema } from './responses.ts'
 
 /**
@@ -6,6 +6,6 @@ import { ErrorSchema } from './responses.ts'
  * The response's description goes in `x-response-description`, which @fastify/swagger moves to
  * the response object, so the body schema stays the one named `Error` schema.
  */
-export function errorResponses (...statuses: ErrorStatus[]): Record<number, typeof ErrorSchema & { 'x-response-description': string }> {
-  return Object.fromEntries(statuses.map((status) => [status, { ...ErrorSchema, 'x-response-description': ERROR_DESCRIPTIONS[ERROR_CODES[status]] }]))
+export function errorResponses (descriptions: Readonly<Record<ErrorCode, string>>, statuses: readonly ErrorStatus[]): Record<number, typeof ErrorSchema & { 'x-response-description': string }> {
+  return Object.fromEntries(statuses.map((status) => [status, { ...ErrorSchema, 'x-response-description': descriptions[ERROR_CODES[status]] }]))
 }

@@ -21,22 +21,55 @@ export const LIMIT_MAX = 50
  * ("limit must be <grammar>, got ..."). An OpenAPI extension keyword, so the document may carry it.
  */
 const GRAMMAR_KEYWORD = 'x-grammar'
+/**
+ * Where a parameter schema keeps the words of what a value of its grammar must also be (a range,
+ * something the service holds): a value past them is 422 (or 404), and the 422's entry in the
+ * reference says so (src/http/error-descriptions.ts). Absent when every value of the grammar is fine.
+ */
+const RANGE_KEYWORD = 'x-range'
+
+export interface StringParameterOptions {
+  pattern: string
+  maxLength?: number
+  /** What the pattern means, in words: the 400's message says the value must be this. */
+  grammar: string
+  /** What a value of the grammar must also be, in words (see RANGE_KEYWORD). */
+  range?: string
+  description: string
+  /** Values to show and to test with (test/http/endpoint-cases.test.ts): each must be answered 200. */
+  examples: string[]
+}
 
 /** A string parameter with a pattern (a value that breaks it is 400) and the words that explain it. */
-export const stringParameter = (options: { pattern: string, maxLength?: number, grammar: string, description: string, examples: string[] }) =>
+export const stringParameter = (options: StringParameterOptions) =>
   Type.String({
     pattern: options.pattern,
     ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
     description: `${options.description}. Grammar: ${options.grammar}.`,
     examples: options.examples,
-    [GRAMMAR_KEYWORD]: options.grammar
+    [GRAMMAR_KEYWORD]: options.grammar,
+    ...(options.range === undefined ? {} : { [RANGE_KEYWORD]: options.range })
   })
 
-const integerParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: INTEGER_PATTERN, maxLength: 11, grammar: INTEGER_GRAMMAR, description, examples })
+/** A decimal-integer parameter. */
+export const integerParameter = (description: string, range: string, examples: string[]) =>
+  stringParameter({ pattern: INTEGER_PATTERN, maxLength: 11, grammar: INTEGER_GRAMMAR, range, description, examples })
 
-const slugParameter = (description: string, examples: string[]) =>
-  stringParameter({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, grammar: SLUG_GRAMMAR, description, examples })
+/** A lower-case slug parameter. */
+export const slugParameter = (description: string, range: string, examples: string[]) =>
+  stringParameter({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, grammar: SLUG_GRAMMAR, range, description, examples })
+
+/** The range words of a parameter schema, if it has them. */
+export function rangeOfParameter (schema: unknown): string | undefined {
+  const range = (schema as Record<string, unknown> | undefined)?.[RANGE_KEYWORD]
+  return typeof range === 'string' ? range : undefined
+}
+
+/** The grammar words of a parameter schema, if it has them. */
+export function grammarOf (schema: unknown): string | undefined {
+  const grammar = (schema as Record<string, unknown> | undefined)?.[GRAMMAR_KEYWORD]
+  return typeof grammar === 'string' ? grammar : undefined
+}
 
 /** The grammar words of parameter `name` in an object schema of parameters, if it has them. */
 export function grammarOfParameter (schema: unknown, name: string): string | undefined {
@@ -46,21 +79,21 @@ export function grammarOfParameter (schema: unknown, name: string): string | und
 }
 
 export const YearParamsSchema = Type.Object({
-  year: integerParameter('Year the exam was applied; at least 1', ['2020'])
+  year: integerParameter('Year the exam was applied; at least 1', 'at least 1, an exam the service holds (else 404)', ['2020'])
 })
 
 export const QuestionParamsSchema = Type.Object({
-  year: integerParameter('Year the exam was applied; at least 1', ['2020']),
-  index: integerParameter('Number of the question in the exam; at least 1', ['1'])
+  year: integerParameter('Year the exam was applied; at least 1', 'at least 1, an exam the service holds (else 404)', ['2020']),
+  index: integerParameter('Number of the question in the exam; at least 1', 'at least 1, a question of the exam (else 404)', ['1'])
 })
 
-const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', ['ingles'])
+const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', 'a language the exam offers', ['ingles', 'espanhol'])
 
 export const QuestionListQuerySchema = Type.Object({
-  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, ['10'])),
-  offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', ['0'])),
+  limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, `1 to ${LIMIT_MAX}`, ['10', '50'])),
+  offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', 'at least 0', ['0', '10'])),
   language: Type.Optional(languageQuery),
-  discipline: Type.Optional(slugParameter('Narrows the view to one discipline the exam offers', ['matematica']))
+  discipline: Type.Optional(slugParameter('Narrows the view to one discipline the exam offers', 'a discipline the exam offers', ['matematica']))
 })
 
 export const QuestionQuerySchema = Type.Object({

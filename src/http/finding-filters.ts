@@ -1,0 +1,146 @@
+import type { TOptional, TSchema } from 'typebox'
+import Type from 'typebox'
+import type { QuestionFilters } from '../data/question-filters.ts'
+import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/question-search.ts'
+import { ApiError, describeValue } from './errors.ts'
+import { slugParameter, stringParameter } from './schemas/parameters.ts'
+
+/*
+ * The filters of the endpoints that find questions across exams (/v1/questions,
+ * /v1/questions/random; /v1/export/questions.jsonl takes `year`), one entry per query parameter:
+ * its schema (grammar, description, examples: the 400 and the document) and how a value that
+ * follows it becomes QuestionFilters (the 422 where it names nothing the service holds). The
+ * query schemas are built from this table (src/http/schemas/finding.ts), the answers read the
+ * values through it (readFilters), the finder tests records by src/data/question-filters.ts, and
+ * the kept lists are keyed by the filter object itself: adding a filter is one entry here, plus
+ * its record test there when it tests records.
+ */
+
+const YEAR_NUMBER = '(0|[1-9][0-9]{0,9})'
+const YEAR_ITEM = `${YEAR_NUMBER}(-${YEAR_NUMBER})?`
+export const YEAR_SELECTION_PATTERN = `^${YEAR_ITEM}(,${YEAR_ITEM})*$`
+export const YEAR_SELECTION_MAX_LENGTH = 200
+export const BOOLEAN_PATTERN = '^(true|false)$'
+const YEAR_SELECTION_GRAMMAR = `a year (2020), a comma-separated list of years (2018,2020) or an inclusive range (2015-2020), at most ${YEAR_SELECTION_MAX_LENGTH} characters`
+/**
+ * `q` is text: any character, at least one. The pattern is what lets the fast path check it; a
+ * length past SEARCH_TEXT_MAX_LENGTH is the answer's 422, not a grammar error.
+ */
+const SEARCH_TEXT_PATTERN = '^[\\s\\S]+$'
+
+/** What the service holds, against which a filter value is checked (422 when it names nothing held). */
+export interface HeldValues {
+  /** Years of the exams, ascending. */
+  readonly years: readonly number[]
+  readonly disciplines: ReadonlySet<string>
+  readonly languages: ReadonlySet<string>
+  /** The search a text of `q` asks for; null when it holds no word. */
+  readonly parseSearch: (text: string) => SearchQuery | null
+}
+
+/** One query parameter that filters the questions. */
+export interface FindingFilter<S extends TSchema = TSchema> {
+  /** Its schema: a string parameter with a pattern, a description and `examples`. */
+  readonly parameter: S
+  /** The filters a value (already following the grammar) sets; throws ApiError 422 where it names nothing held. */
+  readonly read: (value: string, held: HeldValues) => QuestionFilters
+}
+
+/** Any table of filters by parameter name (FINDING_FILTERS, or a test's own with one more). */
+export type FindingFilterTable = Readonly<Record<string, FindingFilter>>
+
+function findingFilter<S extends TSchema> (parameter: S, read: FindingFilter['read']): FindingFilter<S> {
+  return { parameter, read }
+}
+
+/** A `true`/`false` parameter. */
+export const booleanParameter = (description: string, examples: string[]) =>
+  stringParameter({ pattern: BOOLEAN_PATTERN, maxLength: 5, grammar: 'true or false', description, examples })
+
+/** Names the held values of a kind in a 422's message. */
+const offered = (values: ReadonlySet<string>) => [...values].sort().join(', ')
+
+export const FINDING_FILTERS = {
+  q: findingFilter(stringParameter({
+    pattern: SEARCH_TEXT_PATTERN,
+    grammar: 'text of at least 1 character',
+    range: `at most ${SEARCH_TEXT_MAX_LENGTH} characters, holding at least one word`,
+    description: `Full-text search, 1 to ${SEARCH_TEXT_MAX_LENGTH} characters. A question matches when every word occurs in its text ` +
+      '(context without image addresses, alternatives introduction, alternatives), ignoring case and accents; a word also matches ' +
+      'its plural and verb forms. `"quoted words"` must occur as consecutive words. Best match first',
+    examples: ['fotossíntese', '"efeito estufa"']
+  }), (value, held) => {
+    // Characters, not UTF-16 units; no text of fewer units than the bound can hold more characters.
+    const length = value.length > SEARCH_TEXT_MAX_LENGTH ? [...value].length : value.length
+    if (length > SEARCH_TEXT_MAX_LENGTH) throw new ApiError(422, `q must be at most ${SEARCH_TEXT_MAX_LENGTH} characters, got ${length}`)
+    const search = held.parseSearch(value)
+    if (search === null) throw new ApiError(422, `q must hold at least one word (letters or digits), got ${describeValue(value)}`)
+    return { search }
+  }),
+  year: findingFilter(stringParameter({
+    pattern: YEAR_SELECTION_PATTERN,
+    maxLength: YEAR_SELECTION_MAX_LENGTH,
+    grammar: YEAR_SELECTION_GRAMMAR,
+    range: 'listed years the service holds, ranges that do not start after they end',
+    description: 'Exams to include: a year, a list (`2018,2020`) or an inclusive range (`2015-2020`). A listed year the service does not hold, or a range whose start is after its end, is 422',
+    examples: ['2020', '2011,2020', '2015-2020']
+  }), (value, held) => ({ years: selectYears(value, held.years) })),
+  discipline: findingFilter(slugParameter('Only questions of this discipline (one some exam offers)', 'a discipline some exam offers', ['matematica']), (value, held) => {
+    if (!held.disciplines.has(value)) {
+      throw new ApiError(422, `discipline ${describeValue(value)} is not a discipline of any exam: the exams offer ${offered(held.disciplines)}`)
+    }
+    return { discipline: value }
+  }),
+  language: findingFilter(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language', 'a language some exam offers', ['ingles', 'espanhol']), (value, held) => {
+    if (!held.languages.has(value)) {
+      const languages = held.languages.size === 0 ? 'no exam has foreign-language questions' : `the exams offer ${offered(held.languages)}`
+      throw new ApiError(422, `language ${describeValue(value)} is not a language of any exam: ${languages}`)
+    }
+    return { language: value }
+  }),
+  hasImages: findingFilter(booleanParameter('Whether the question shows any image (in `files`, an alternative\'s `file`, or inside `context`)', ['false', 'true']),
+    (value) => ({ hasImages: value === 'true' })),
+  annulled: findingFilter(booleanParameter('Whether INEP annulled the question (a question without official data counts as not annulled)', ['false', 'true']),
+    (value) => ({ annulled: value === 'true' }))
+}
+
+/** The filters as optional query parameters of an object schema, in the table's order. */
+export function filterParameters<T extends FindingFilterTable> (filters: T): { [Name in keyof T]: TOptional<T[Name]['parameter']> } {
+  return Object.fromEntries(Object.entries(filters).map(([name, filter]) => [name, Type.Optional(filter.parameter)])) as
+    { [Name in keyof T]: TOptional<T[Name]['parameter']> }
+}
+
+/**
+ * The filters a request's query sets, every parameter of the table read in the table's order (the
+ * first value that names nothing held is the 422). Parameters the table does not hold are not read.
+ */
+export function readFilters (query: Readonly<Record<string, string | undefined>>, held: HeldValues, filters: FindingFilterTable = FINDING_FILTERS): QuestionFilters {
+  let selected: QuestionFilters = {}
+  for (const [name, filter] of Object.entries(filters)) {
+    const value = query[name]
+    if (value !== undefined) selected = { ...selected, ...filter.read(value, held) }
+  }
+  return selected
+}
+
+/**
+ * The years a `year` value selects among those held: each listed year must be held (422); a
+ * range selects the held years in it, and must not start after it ends (422).
+ * @example selectYears('2015-2020,2009', [2009, 2019, 2020]) // Set { 2019, 2020, 2009 }
+ */
+export function selectYears (value: string, heldYears: readonly number[]): ReadonlySet<number> {
+  const selected = new Set<number>()
+  for (const item of value.split(',')) {
+    const [first, last] = item.split('-').map(Number) as [number, number | undefined]
+    if (last === undefined) {
+      if (!heldYears.includes(first)) {
+        throw new ApiError(422, `year ${first} is not an exam the service holds; years available: ${heldYears.join(', ')}`)
+      }
+      selected.add(first)
+      continue
+    }
+    if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
+    for (const year of heldYears) if (year >= first && year <= last) selected.add(year)
+  }
+  return selected
+}

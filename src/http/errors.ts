@@ -58,10 +58,38 @@ export function errorBody (publicUrl: string, statusCode: ErrorStatus, message: 
   return { error: { code, message, docUrl: `${publicUrl}${docPathFor(code)}` } }
 }
 
-/** Renders a raw request value for an error message, cut short so a huge value cannot bloat the answer. */
+/** Longest rendering of a request value in an error message, in UTF-16 units. */
+const MAX_DESCRIBED_LENGTH = 60
+
+/** Ends a value cut short: an ellipsis and the closing quote of the JSON string. */
+const CUT_MARK = '..."'
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
+
+/**
+ * Renders a raw request value for an error message, cut short so a huge value cannot bloat the
+ * answer. The cut falls between user-perceived characters (grapheme clusters): a cut inside a
+ * surrogate pair would leave half of it, which strict JSON parsers and UTF-8 encoders refuse.
+ */
 export function describeValue (value: unknown): string {
   const text = JSON.stringify(value) ?? String(value)
-  return text.length > 60 ? `${text.slice(0, 57)}..."` : text
+  if (text.length <= MAX_DESCRIBED_LENGTH) return text
+  return `${text.slice(0, characterBoundaryBefore(text, MAX_DESCRIBED_LENGTH - CUT_MARK.length))}${CUT_MARK}`
+}
+
+/**
+ * The last end of a grapheme cluster at most `maxUnits` into `text`; for a cluster so long
+ * (a letter under hundreds of accents) that little would be left, the last end of a code point.
+ */
+function characterBoundaryBefore (text: string, maxUnits: number): number {
+  let end = 0
+  for (const { segment } of graphemes.segment(text)) {
+    if (end + segment.length > maxUnits) break
+    end += segment.length
+  }
+  if (end >= maxUnits / 2) return end
+  const lastUnit = text.charCodeAt(maxUnits - 1)
+  return lastUnit >= 0xd800 && lastUnit <= 0xdbff ? maxUnits - 1 : maxUnits
 }
 
 /**

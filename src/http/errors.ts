@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   405: 'method_not_allowed',
   413: 'payload_too_large',
   414: 'uri_too_long',
+  415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'rate_limit_exceeded',
   431: 'request_header_fields_too_large',
@@ -22,10 +23,11 @@ export type ErrorCode = typeof ERROR_CODES[ErrorStatus]
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   bad_request: 'The request breaks the grammar: a value that is not a plain decimal integer or a lower-case slug, a parameter given twice, or a malformed path.',
   not_found: 'Valid values that name nothing: an unknown year, question index or path.',
-  method_not_allowed: 'Only GET, HEAD and OPTIONS are served.',
-  payload_too_large: 'The API takes no request body.',
+  method_not_allowed: 'Only GET, HEAD and OPTIONS are served; POST /scores answers POST and OPTIONS only.',
+  payload_too_large: 'The API takes no request body, but POST /scores, whose JSON body is at most 16 KiB.',
   uri_too_long: 'The request line is too long.',
-  unprocessable_entity: `Well-formed but out of range (year, index or limit below 1, limit above ${LIMIT_MAX}, negative offset), or a language or discipline the exam does not offer.`,
+  unsupported_media_type: 'POST /scores takes a body of Content-Type application/json only.',
+  unprocessable_entity: `Well-formed but out of range (year, index or limit below 1, limit above ${LIMIT_MAX}, negative offset), or a language or discipline the exam does not offer; for POST /scores, a year, booklet, question index or language that does not exist, or an answer sheet of the wrong length.`,
   rate_limit_exceeded: 'Too many requests from this client in the current window; wait the number of seconds in Retry-After.',
   request_header_fields_too_large: 'The request headers are too large.',
   internal_server_error: 'The server met a situation it cannot handle. Nothing about it is shown in the body; it is logged.',
@@ -116,7 +118,10 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
   const fastifyError = error as FastifyError
   if (fastifyError.validation !== undefined) return fromValidationError(fastifyError, request)
   const status = fastifyError.statusCode
-  if (status === 413) return new ApiError(413, 'Request bodies are not accepted')
+  if (status === 413) {
+    const limit = request.routeOptions.schema?.body === undefined ? undefined : request.routeOptions.bodyLimit
+    return new ApiError(413, limit === undefined ? 'Request bodies are not accepted' : `The request body is larger than ${limit} bytes`)
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.
     const known = status in ERROR_CODES ? status as ErrorStatus : 400

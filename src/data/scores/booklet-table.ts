@@ -109,7 +109,15 @@ export function bookletTableName (year: number): string {
   return `booklets-${year}.json`
 }
 
-/** Every year's booklets from the committed table folder, by year and code. Throws naming a file that is not a table. */
+let committed: Map<number, Map<number, ScoringBooklet>> | undefined
+
+/** The committed table (data/scores), read once per process. */
+export function committedBooklets (): ReadonlyMap<number, ReadonlyMap<number, ScoringBooklet>> {
+  committed ??= readBookletTables()
+  return committed
+}
+
+/** Every year's booklets from a table folder, by year and code. Throws naming a file that is not a table. */
 export function readBookletTables (dir: string = BOOKLET_TABLE_DIR): Map<number, Map<number, ScoringBooklet>> {
   const years = new Map<number, Map<number, ScoringBooklet>>()
   if (!existsSync(dir)) return years

@@ -1,6 +1,6 @@
 import { LANGUAGE_POSITIONS } from '../official/exam-layout.ts'
 import { areaForm, scoreArea, type AreaForm, type AreaScore, type ItemFacts, type LeftOut } from './area-scoring.ts'
-import { readBookletTables, type ScoringBooklet, type ScoringItem } from './booklet-table.ts'
+import { committedBooklets, type ScoringBooklet, type ScoringItem } from './booklet-table.ts'
 
 /*
  * The score of an answer sheet: one area of one INEP booklet (`CO_PROVA`), its letters in that
@@ -36,7 +36,7 @@ export class SheetScorer {
   /** Forms worked out so far, by year, booklet, language and sheet length. */
   readonly #forms = new Map<string, AreaForm>()
 
-  constructor (booklets: ReadonlyMap<number, ReadonlyMap<number, ScoringBooklet>> = readBookletTables()) {
+  constructor (booklets: ReadonlyMap<number, ReadonlyMap<number, ScoringBooklet>> = committedBooklets()) {
     this.#booklets = booklets
   }
 

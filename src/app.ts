@@ -19,6 +19,7 @@ import { FastPath, fastPathServerFactory, installFastPath } from './http/server/
 import { trustProxyFunction } from './http/server/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
+import { ScoreAnswers } from './http/answers/score-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -41,6 +42,9 @@ export interface AppOptions {
 /** Only these are served; every other method on a known path is 405. */
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 const REFUSED_METHODS = METHODS.filter((method) => !(ALLOWED_METHODS as readonly string[]).includes(method) && method !== 'CONNECT')
+/** What a POST endpoint of the table (POST /v1/scores) answers; every other method on its path is 405. */
+export const POST_ALLOWED_METHODS = ['POST', 'OPTIONS'] as const
+const REFUSED_ON_POST_PATHS = METHODS.filter((method) => !(POST_ALLOWED_METHODS as readonly string[]).includes(method) && method !== 'CONNECT')
 
 /** Longest path parameter accepted; longer is a grammar error anyway, so refuse it before routing. */
 const MAX_PARAM_LENGTH = 100
@@ -91,14 +95,16 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared) }
+  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
   fastify.setSerializerCompiler(jsonSerializerCompiler)
   installErrorHandling(fastify, config.publicUrl)
+  // The one body the API reads (POST /v1/scores) is JSON: any other type is 415, not a string to validate.
+  fastify.removeContentTypeParser('text/plain')
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
-  await fastify.register(cors, { methods: ALLOWED_METHODS })
+  await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
   await fastify.register(requestLogging)
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, connections: config.connections })
   installGracefulClose(fastify)
@@ -111,9 +117,11 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   const knownPaths: string[] = []
+  const postPaths: string[] = []
   fastify.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (methods.includes('GET')) knownPaths.push(route.url)
+    else if (route.method === 'POST') postPaths.push(route.url)
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
@@ -139,6 +147,18 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       schema: { hide: true },
       handler: async (request) => {
         throw methodNotAllowed(request.method, ALLOWED_METHODS)
+      }
+    })
+  }
+  for (const url of postPaths) {
+    fastify.route({
+      method: REFUSED_ON_POST_PATHS.filter((method) => fastify.supportedMethods.includes(method)),
+      url,
+      schema: { hide: true },
+      // A body sent with a refused method is refused as 405 too (src/http/server/request-limits.ts reads this).
+      config: { allowedMethods: POST_ALLOWED_METHODS },
+      handler: async (request) => {
+        throw methodNotAllowed(request.method, POST_ALLOWED_METHODS)
       }
     })
   }

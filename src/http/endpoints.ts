@@ -5,6 +5,7 @@ import type { ErrorStatus } from './errors.ts'
 import type { ExamAnswers } from './answers/exam-answers.ts'
 import type { PreparedBody } from './answers/prepared-body.ts'
 import type { QuestionFinderAnswers } from './answers/question-finder-answers.ts'
+import type { ScoreAnswers } from './answers/score-answers.ts'
 import {
   ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, RandomDrawSchema, RandomQuestionsQuerySchema
 } from './schemas/finding.ts'
@@ -12,6 +13,7 @@ import {
   QuestionListQuerySchema, QuestionParamsSchema, QuestionQuerySchema, YearParamsSchema
 } from './schemas/parameters.ts'
 import { ExamDetailSchema, ExamListSchema, QuestionPageSchema } from './schemas/responses.ts'
+import { SCORES_BODY_LIMIT, ScoreAnswerSchema, ScoreRequestSchema, bodyProblem, type ScoreRequest } from './schemas/scores.ts'
 
 /*
  * The one table of the JSON endpoints. The Fastify routes (src/http/routes/api-routes.ts), the
@@ -28,12 +30,20 @@ export const API_BASE = '/v1'
 export interface AnswerSources {
   exams: ExamAnswers
   finding: QuestionFinderAnswers
+  scores: ScoreAnswers
 }
 
 /** Parameter values as they arrive: strings that already match their schema's grammar. */
 export type ParameterValues = Readonly<Record<string, string>>
 
 export interface Endpoint {
+  /**
+   * GET (also answering HEAD; the fast path answers it) or POST (answering POST and OPTIONS only,
+   * with a JSON body checked against `body`; Fastify alone answers it).
+   */
+  readonly method: 'GET' | 'POST'
+  /** Schema of a POST's JSON body, its size limit in bytes, and what to say of a body that fails the schema (the 400's message, naming the field). */
+  readonly body?: { readonly schema: TSchema, readonly limit: number, readonly problem: (body: unknown) => string } | undefined
   /** Path under API_BASE, in Fastify's syntax (`:name` for a path parameter). */
   readonly path: string
   readonly operationId: string
@@ -48,22 +58,40 @@ export interface Endpoint {
   readonly response: TSchema | Readonly<Record<string, unknown>>
   /** Error statuses the operation can answer, for the document. */
   readonly errors: readonly ErrorStatus[]
-  /** The body of the answer; throws ApiError for the 404s and 422s. */
-  readonly answer: (sources: AnswerSources, params: ParameterValues, query: ParameterValues) => PreparedBody
+  /** The body of the answer; throws ApiError for the 404s and 422s. `body` is a POST's body, checked against its schema. */
+  readonly answer: (sources: AnswerSources, params: ParameterValues, query: ParameterValues, body: unknown) => PreparedBody
 }
 
-interface EndpointDefinition<P extends TObject, Q extends TObject> extends Omit<Endpoint, 'params' | 'querystring' | 'answer'> {
+interface EndpointDefinition<P extends TObject, Q extends TObject> extends Omit<Endpoint, 'params' | 'querystring' | 'answer' | 'method'> {
   params: P
   querystring: Q
   answer: (sources: AnswerSources, params: Static<P>, query: Static<Q>) => PreparedBody
 }
 
-/** Types one entry of the table by its own schemas. */
+/** Types one GET entry of the table by its own schemas. */
 function endpoint<P extends TObject, Q extends TObject> (definition: EndpointDefinition<P, Q>): Endpoint {
   return {
     ...definition,
+    method: 'GET',
     // Both callers check the values against these very schemas before answering.
     answer: (sources, params, query) => definition.answer(sources, params as Static<P>, query as Static<Q>)
+  }
+}
+
+interface PostDefinition<B extends TSchema> extends Omit<Endpoint, 'params' | 'querystring' | 'answer' | 'method' | 'body'> {
+  body: { schema: B, limit: number, problem: (body: unknown) => string }
+  answer: (sources: AnswerSources, body: Static<B>) => PreparedBody
+}
+
+/** Types one POST entry of the table by its body's schema. */
+function postEndpoint<B extends TSchema> (definition: PostDefinition<B>): Endpoint {
+  return {
+    ...definition,
+    method: 'POST',
+    params: NO_PARAMETERS,
+    querystring: NO_PARAMETERS,
+    // Fastify checks the body against this very schema before answering.
+    answer: (sources, _params, _query, body) => definition.answer(sources, body as Static<B>)
   }
 }
 
@@ -159,6 +187,17 @@ export const ENDPOINTS: readonly Endpoint[] = [
     },
     errors: [400, 422, 429, 500],
     answer: ({ finding }, _params, query) => finding.exportQuestions(query)
+  }),
+  postEndpoint({
+    path: '/scores',
+    operationId: 'computeScores',
+    summary: 'Compute scores the way INEP computes them',
+    description: 'The ENEM score of each answered area, by INEP\'s own method (three-parameter logistic model, D = 1, θ by EAP under a standard normal prior over 40 points on [−4, 4], score = round(k·θ + d, 1) with INEP\'s constants per area; items without parameters, annulled ones and the other language\'s are left out). Two forms: answers in our numbering (a practice run on an exam we serve, by question index), or an answer sheet (an INEP booklet code and its letters in that booklet\'s order; every year with INEP item data, 2009–2025). A JSON body of at most 16 KiB; answers are `Cache-Control: no-store`.',
+    tags: ['Scores'],
+    body: { schema: ScoreRequestSchema, limit: SCORES_BODY_LIMIT, problem: bodyProblem },
+    response: ScoreAnswerSchema,
+    errors: [400, 413, 415, 422, 429, 500],
+    answer: ({ scores }, body: ScoreRequest) => scores.score(body)
   })
 ]
 

@@ -8,13 +8,18 @@ import { grammarOf, rangeOfParameter } from './schemas/parameters.ts'
  * follow which grammar (a break is 400), and what a value of its grammar must also be (else 422).
  */
 export function errorDescriptions (endpoints: readonly Endpoint[]): Record<ErrorCode, string> {
+  const posts = endpoints.filter((endpoint) => endpoint.method === 'POST')
+  const postList = posts.map((endpoint) => `POST ${endpoint.path.replace(/^\/v1/, '')}`).join(', ')
+  const bodyLimits = posts.map((endpoint) => `${Math.round((endpoint.body?.limit ?? 0) / 1024)} KiB`).join(', ')
   return {
     bad_request: `The request breaks the grammar: ${grammarList(endpoints)}; or a parameter is given twice, or the path is malformed.`,
     not_found: 'Valid values that name nothing: an unknown year, question index or path.',
-    method_not_allowed: 'Only GET, HEAD and OPTIONS are served.',
-    payload_too_large: 'The API takes no request body.',
+    method_not_allowed: posts.length === 0 ? 'Only GET, HEAD and OPTIONS are served.' : `Only GET, HEAD and OPTIONS are served; ${postList} answer${posts.length === 1 ? 's' : ''} POST and OPTIONS only.`,
+    payload_too_large: posts.length === 0 ? 'The API takes no request body.' : `The API takes no request body but ${postList}, whose JSON body is at most ${bodyLimits}.`,
+    unsupported_media_type: posts.length === 0 ? 'The API takes no request body.' : `${postList} take${posts.length === 1 ? 's' : ''} a body of Content-Type application/json only.`,
     uri_too_long: 'The request line is too long.',
-    unprocessable_entity: `Well-formed, but out of range or naming nothing the service holds: ${rangeList(endpoints)}.`,
+    unprocessable_entity: `Well-formed, but out of range or naming nothing the service holds: ${rangeList(endpoints)}` +
+      (posts.length === 0 ? '.' : `; for ${postList}, a body whose values parse but name nothing (see the operation).`),
     rate_limit_exceeded: 'Too many requests from this client in the current window; wait the number of seconds in Retry-After. To read every question, download the export (`/v1/export/questions.jsonl`, one request) instead of paging.',
     request_header_fields_too_large: 'The request headers are too large.',
     internal_server_error: 'The server met a situation it cannot handle. Nothing about it is shown in the body; it is logged.',

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   405: 'method_not_allowed',
   413: 'payload_too_large',
   414: 'uri_too_long',
+  415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'rate_limit_exceeded',
   431: 'request_header_fields_too_large',
@@ -130,7 +131,10 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
   const fastifyError = error as FastifyError
   if (fastifyError.validation !== undefined) return fromValidationError(fastifyError, request)
   const status = fastifyError.statusCode
-  if (status === 413) return new ApiError(413, 'Request bodies are not accepted')
+  if (status === 413) {
+    const limit = request.routeOptions.schema?.body === undefined ? undefined : request.routeOptions.bodyLimit
+    return new ApiError(413, limit === undefined ? 'Request bodies are not accepted' : `The request body is larger than ${limit} bytes`)
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.
     const known = status in ERROR_CODES ? status as ErrorStatus : 400

@@ -56,7 +56,7 @@ test('a 304 keeps the CORS headers, so a browser revalidating from script can us
   assertCors(cached.headers, '304')
 })
 
-test('preflight: 204 with GET, HEAD, OPTIONS, with or without Origin, on any path, not rate limited', async () => {
+test('preflight: 204 with GET, HEAD, OPTIONS, POST (for /v1/scores), with or without Origin, on any path, not rate limited', async () => {
   const variants: Array<Record<string, string>> = [
     { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
     { origin: 'https://example.org' },
@@ -68,7 +68,7 @@ test('preflight: 204 with GET, HEAD, OPTIONS, with or without Origin, on any pat
       const what = `OPTIONS ${url} ${JSON.stringify(headers)}`
       assert.equal(response.statusCode, 204, what)
       assert.equal(response.body, '', what)
-      assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS', what)
+      assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS, POST', what)
       assert.equal(response.headers['access-control-allow-origin'], '*', what)
       assert.equal(response.headers['access-control-max-age'], '86400', what)
       assert.equal(response.headers['ratelimit-limit'], undefined, what)

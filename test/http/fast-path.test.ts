@@ -11,6 +11,7 @@ import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.
 import type { RateLimitState, RequestCounter } from '../../src/http/plugins/rate-limit.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
+import { ScoreAnswers } from '../../src/http/answers/score-answers.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 
 /*
@@ -374,7 +375,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
   const prepared = new PreparedCatalog(dataset.catalog!)
-  const sources = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared) }
+  const sources = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!) }
   const logged: unknown[] = []
   const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
   const failingCounters = {

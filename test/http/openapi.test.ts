@@ -11,6 +11,8 @@ import { ENDPOINTS } from '../../src/http/endpoints.ts'
 import { errorDescriptions } from '../../src/http/error-descriptions.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
 import { FoundQuestionPageSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
+import { AnswerSheetSchema, AreaScoreSchema, LeftOutSchema, PracticeRunSchema, ScoreAnswerSchema } from '../../src/http/schemas/scores.ts'
+import { Compile } from 'typebox/compile'
 import { Contract, pointerToken } from '../contract.ts'
 import { buildTestApp, build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
@@ -32,6 +34,7 @@ interface Document {
 }
 
 const server = await build({ after })
+const postOperation = (path: string) => (document.paths[path] as unknown as { post: Operation & { requestBody: { required: boolean, content: Record<string, { schema: { $ref?: string }, examples: Record<string, { summary: string, value: unknown }> }> } } }).post
 const document = (await server.request('/v1/openapi.json')).json<Document>()
 
 const OPERATIONS = {
@@ -43,6 +46,11 @@ const OPERATIONS = {
   randomQuestions: '/questions/random',
   exportQuestions: '/export/questions.jsonl'
 } as const
+/** The POST operations, answered by POST and OPTIONS only. */
+const POST_OPERATIONS = {
+  computeScores: '/scores'
+} as const
+const EVERY_PATH = [...Object.values(OPERATIONS), ...Object.values(POST_OPERATIONS)].sort()
 
 const operation = (path: string): Operation => document.paths[path]!.get
 const responseSchemaPointer = (path: string, status: string) =>
@@ -97,7 +105,11 @@ describe('the OpenAPI document', () => {
   })
 
   test('describes exactly the endpoints of the contract, with paths relative to the server', () => {
-    assert.deepEqual(Object.keys(document.paths).sort(), Object.values(OPERATIONS).sort())
+    assert.deepEqual(Object.keys(document.paths).sort(), EVERY_PATH)
+    for (const [operationId, path] of Object.entries(POST_OPERATIONS)) {
+      assert.deepEqual(Object.keys(document.paths[path]!), ['post'], path)
+      assert.equal((document.paths[path] as unknown as { post: Operation }).post.operationId, operationId)
+    }
     for (const [operationId, path] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(document.paths[path]!), ['get'], path)
       const { summary, tags } = operation(path)
@@ -113,7 +125,7 @@ describe('the OpenAPI document', () => {
     try {
       const proxiedDocument = (await proxied.inject('/v1/openapi.json')).json<Document>()
       assert.deepEqual(proxiedDocument.servers.map((server) => server.url), ['https://example.org/enem/v1'])
-      assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), Object.values(OPERATIONS).sort())
+      assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), EVERY_PATH)
     } finally {
       await proxied.close()
     }
@@ -203,8 +215,10 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema }
-    assert.deepEqual(Object.keys(document.components.schemas).sort(), Object.keys(named).sort())
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema, PracticeRun: PracticeRunSchema, AnswerSheet: AnswerSheetSchema, AreaScore: AreaScoreSchema, LeftOut: LeftOutSchema, ScoreAnswer: ScoreAnswerSchema }
+    // ScoreRequest is the union of PracticeRun and AnswerSheet: it has no properties of its own.
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), [...Object.keys(named), 'ScoreRequest'].sort())
+    assert.deepEqual(document.components.schemas.ScoreRequest!.anyOf, [{ $ref: '#/components/schemas/PracticeRun' }, { $ref: '#/components/schemas/AnswerSheet' }])
     for (const [name, source] of Object.entries(named)) {
       const component = document.components.schemas[name]!
       assert.equal(component.title, source.title)
@@ -357,5 +371,33 @@ describe('GET /docs', () => {
     const response = await server.request('/docs/assets/scalar.000000000000.js')
     assert.equal(response.statusCode, 404)
     assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
+  })
+})
+
+describe('POST /scores in the document', () => {
+  test('its body is the ScoreRequest union, with a named, valid example of each form', () => {
+    const { requestBody } = postOperation(POST_OPERATIONS.computeScores)
+    const media = requestBody.content['application/json']!
+    assert.deepEqual(media.schema, { $ref: '#/components/schemas/ScoreRequest' })
+    assert.deepEqual(Object.keys(media.examples), ['practiceRun', 'answerSheet', 'answerSheetWide'])
+    assert.ok(Compile(PracticeRunSchema).Check(media.examples.practiceRun!.value))
+    assert.ok(Compile(AnswerSheetSchema).Check(media.examples.answerSheet!.value))
+    assert.ok(Compile(AnswerSheetSchema).Check(media.examples.answerSheetWide!.value))
+    assert.equal((media.examples.answerSheetWide!.value as { answers: string }).answers.length, 50)
+  })
+
+  test('its answers are no-store, carry no ETag, and the sheet examples are what the server answers to them', async () => {
+    const { responses } = postOperation(POST_OPERATIONS.computeScores)
+    assert.deepEqual(Object.keys(responses).sort(), ['200', '400', '413', '415', '422', '429', '500'])
+    assert.deepEqual(responses['200']!.headers!['Cache-Control'], { $ref: '#/components/headers/Cache-Control-No-Store' })
+    assert.equal(responses['200']!.headers!.ETag, undefined)
+    const { requestBody } = postOperation(POST_OPERATIONS.computeScores)
+    const examples = responses['200']!.content!['application/json']!.examples!
+    for (const name of ['answerSheet', 'answerSheetWide']) {
+      const answer = await server.request({ method: 'POST', url: '/v1/scores', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(requestBody.content['application/json']!.examples[name]!.value) })
+      assert.equal(answer.statusCode, 200, answer.body)
+      assert.ok(Compile(ScoreAnswerSchema).Check(examples[name]!.value))
+      assert.deepEqual(examples[name]!.value, answer.json())
+    }
   })
 })

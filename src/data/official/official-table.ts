@@ -19,7 +19,7 @@ export const OFFICIAL_DATA_DIR = path.join(projectRoot(), 'data', 'official')
  * The folder holding package.json above this module: src/data/ when run from source, dist/ when
  * bundled into dist/server.js (scripts/build.ts), so a path relative to the module would differ.
  */
-function projectRoot (): string {
+export function projectRoot (): string {
   let dir = path.dirname(fileURLToPath(import.meta.url))
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir)

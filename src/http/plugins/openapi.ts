@@ -6,6 +6,7 @@ import { ERROR_CODES, type ErrorStatus } from '../errors.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
 import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
+import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
 
@@ -59,7 +60,8 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
       servers: [{ url: `${options.publicUrl}${API_BASE}`, description: 'This server' }],
       tags: [
         { name: 'Exams', description: 'The exams: one per year of application, with their disciplines and foreign languages.' },
-        { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' }
+        { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' },
+        { name: 'Scores', description: 'ENEM scores computed the way INEP computes them, from a practice run or an answer sheet.' }
       ],
       components: { headers: HEADERS, parameters: PARAMETERS, responses: { NotModified: NOT_MODIFIED } }
     },
@@ -87,6 +89,7 @@ const HEADERS = {
   ETag: { description: 'Strong entity tag of the body. Send it back in If-None-Match to get 304 while the data is unchanged.', required: true, schema: { type: 'string' }, example: '"lZ3d2oYd5vT0Z8yq1Qm4y3kq9sI"' },
   'Cache-Control': { description: 'Successful answers may be cached by anyone; the data only changes when the server is redeployed.', required: true, schema: { type: 'string' } },
   'Cache-Control-Error': { description: 'Errors are never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
+  'Cache-Control-No-Store': { description: 'Computed for this request: never cached.', required: true, schema: { type: 'string', const: 'no-store' } },
   Vary: { description: 'The body is compressed (br, gzip) by Accept-Encoding.', required: true, schema: { type: 'string', pattern: 'Accept-Encoding' } }
 } as const
 
@@ -125,8 +128,9 @@ function finishDocument<T extends JsonObject> (document: T, options: OpenApiOpti
   for (const pathItem of Object.values(paths)) {
     if (!isObject(pathItem)) continue
     const operation = pathItem.get
-    if (!isOperation(operation)) continue
-    finishOperation(operation, examples, options)
+    if (isOperation(operation)) finishOperation(operation, examples, options)
+    const post = pathItem.post
+    if (isOperation(post)) finishPostOperation(post, options)
   }
   const components = isObject(document.components) ? document.components : {}
   const schemas = isObject(components.schemas) ? components.schemas : {}
@@ -175,6 +179,35 @@ function finishOperation (operation: OperationObject, examples: Record<ExampleOp
     responses[status] = response
   }
   operation.responses = responses
+}
+
+/**
+ * A POST operation (POST /scores): its request body's named examples and the answer to the first,
+ * computed; no conditional request (no ETag, no 304); successes and errors alike are no-store.
+ */
+function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApiOptions): void {
+  const requestBody = operation.requestBody
+  const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined
+  if (isObject(media)) media.examples = SCORE_REQUEST_EXAMPLES
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const code = Number(status)
+    const json = response.content?.['application/json']
+    if (code >= 200 && code < 300) {
+      response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
+      if (json !== undefined) json.examples = scoreAnswerExamples()
+      continue
+    }
+    if (!(status in ERROR_CODES)) continue
+    const errorStatus = code as ErrorStatus
+    response.headers = {
+      ...response.headers,
+      ...(errorStatus === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+      'Cache-Control': { $ref: '#/components/headers/Cache-Control-Error' },
+      ...RATE_LIMIT_HEADER_REFS
+    }
+    const example = errorExample(publicUrl, errorStatus)
+    if (json !== undefined && example !== undefined) json.examples = { [ERROR_CODES[errorStatus]]: example }
+  }
 }
 
 /**

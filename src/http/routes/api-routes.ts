@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
-import { sendPrepared } from '../answers/prepared-body.ts'
+import { preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { ApiError } from '../errors.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
 
 export interface ApiRoutesOptions {
@@ -21,20 +22,32 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
   for (const endpoint of endpoints) {
     const hasParams = Object.keys(endpoint.params.properties).length > 0
     const hasQuery = Object.keys(endpoint.querystring.properties).length > 0
-    app.get(endpoint.path, {
-      schema: {
-        operationId: endpoint.operationId,
-        summary: endpoint.summary,
-        description: endpoint.description,
-        tags: [...endpoint.tags],
-        ...(hasParams ? { params: endpoint.params } : {}),
-        ...(hasQuery ? { querystring: endpoint.querystring } : {}),
-        response: { 200: endpoint.response, ...errorResponses(descriptions, endpoint.errors) }
-      }
-    }, (request, reply) => {
+    const schema = {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      description: endpoint.description,
+      tags: [...endpoint.tags],
+      ...(hasParams ? { params: endpoint.params } : {}),
+      ...(hasQuery ? { querystring: endpoint.querystring } : {}),
+      ...(endpoint.body === undefined ? {} : { body: endpoint.body.schema }),
+      response: { 200: endpoint.response, ...errorResponses(descriptions, endpoint.errors) }
+    }
+    if (endpoint.method === 'POST') {
+      const problem = endpoint.body?.problem
+      // The schema's failure is reported by the endpoint's own words: which field, what was wrong.
+      app.post(endpoint.path, { schema, bodyLimit: endpoint.body?.limit, attachValidation: problem !== undefined }, (request, reply) => {
+        if (request.validationError !== undefined && problem !== undefined) throw new ApiError(400, problem(request.body))
+        const body = endpoint.answer(sources, {}, {}, request.body)
+        // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says.
+        const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
+        reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(answer.payload)
+      })
+      continue
+    }
+    app.get(endpoint.path, { schema }, (request, reply) => {
       // Returns nothing: a returned reply is a thenable that Fastify awaits with an end-of-stream
       // listener on every response.
-      const body = endpoint.answer(sources, request.params as ParameterValues, request.query as ParameterValues)
+      const body = endpoint.answer(sources, request.params as ParameterValues, request.query as ParameterValues, undefined)
       sendPrepared(request, reply.header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL), body)
     })
   }

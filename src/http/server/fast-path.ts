@@ -106,6 +106,8 @@ function accepts (grammar: Grammar, value: string): boolean {
 function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Matcher[]> {
   const byCount = new Map<number, Matcher[]>()
   for (const endpoint of endpoints) {
+    // A POST endpoint reads a body: Fastify answers it (and the 405 of a GET on its path).
+    if (endpoint.method !== 'GET') continue
     const segments: Segment[] = []
     let checkable = true
     for (const part of endpoint.path.slice(1).split('/')) {
@@ -315,7 +317,7 @@ export class FastPath {
       const values = parseQuery(query, matcher.query)
       if (values === undefined) return undefined
       try {
-        const body = matcher.endpoint.answer(this.#sources, params, values)
+        const body = matcher.endpoint.answer(this.#sources, params, values, undefined)
         // The same address always gets the same body, but for one never reused (an unseeded draw);
         // it is kept from the second request on (most searches come once).
         if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)

@@ -190,7 +190,11 @@ function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowe
     return new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
   }
   if (!declaresBody(request.headers)) return undefined
+  // A route that takes a body (POST /v1/scores) reads it, within its own bodyLimit.
+  if (request.routeOptions.schema?.body !== undefined) return undefined
   reply.header('connection', 'close')
+  const routeAllows = (request.routeOptions.config as { allowedMethods?: readonly string[] } | undefined)?.allowedMethods
+  if (routeAllows !== undefined) return methodNotAllowed(request.method, routeAllows)
   if (!request.is404 && !allowedMethods.includes(request.method)) {
     return methodNotAllowed(request.method, allowedMethods)
   }

@@ -1,0 +1,123 @@
+import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
+import { estimateAbility, itemCurve, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
+
+/*
+ * Which items of an area count, and the area's score from the answers to them: what both ways of
+ * asking for a score share (an answer sheet, src/data/scores/sheet-scores.ts; our numbering,
+ * src/data/scores/exam-scores.ts). An area's form is worked out once per booklet or exam view;
+ * scoring a set of answers against it is then one pass over its items (src/data/scores/inep-3pl.ts).
+ */
+
+/** Why a position of an area does not count. */
+export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
+
+export interface LeftOut {
+  readonly index: number
+  readonly reason: LeftOutReason
+}
+
+/**
+ * Items INEP keys `X` in ITENS_PROVA yet scored: item 29265 (2016, CN, second-application booklets
+ * 331–334 and 351–354), the only `X` row with parameters and `IN_ITEM_ABAN` = 0 in all the files.
+ * Scored with key A, every tri-cases sheet of those booklets gets its official score; left out,
+ * 11 of 30 do (the tri-cases SOURCE.md beside the repository, /work/shared/inep/tri-cases).
+ */
+export const SCORED_ANNULLED_ITEMS: ReadonlyMap<number, Letter> = new Map([[29265, 'A']])
+
+/** What scoring needs of one item, whichever source gives it. */
+export interface ItemFacts {
+  /** `CO_ITEM`, null when unknown. */
+  readonly item: number | null
+  /** The key the answer is compared with: A–E, or X when INEP annulled the item. */
+  readonly key: OfficialKey
+  /** INEP left the item out of the score (`IN_ITEM_ABAN` = 1). */
+  readonly excluded: boolean
+  readonly irt: ItemParameters | null
+}
+
+/** The key and curve of an item that counts, or why it does not. */
+export function scoringOf (facts: ItemFacts): { key: Letter, curve: ItemCurve } | { reason: LeftOutReason } {
+  const scoredAs = facts.item === null ? undefined : SCORED_ANNULLED_ITEMS.get(facts.item)
+  if (facts.key === 'X' && (scoredAs === undefined || facts.excluded || facts.irt === null)) return { reason: 'annulled' }
+  if (facts.excluded || facts.irt === null) return { reason: 'no-parameters' }
+  return { key: facts.key === 'X' ? scoredAs! : facts.key, curve: itemCurve(facts.irt) }
+}
+
+/** One area of one booklet or exam view, ready to score answers against. */
+export interface AreaForm {
+  readonly area: Area
+  /** Where each counted item's answer is read (an index of the answers given). */
+  readonly indexes: readonly number[]
+  readonly keys: readonly Letter[]
+  readonly curves: readonly ItemCurve[]
+  /** Positions that do not count, by index. */
+  readonly leftOut: readonly LeftOut[]
+  /** Every index of the area that a candidate could have answered (counted or not, the other language's excepted). */
+  readonly answerable: readonly number[]
+}
+
+/** Builds an area's form from its positions: each an index and its item's facts, or why it has none. */
+export function areaForm (area: Area, positions: ReadonlyArray<{ index: number, facts: ItemFacts } | LeftOut>): AreaForm {
+  const indexes: number[] = []
+  const keys: Letter[] = []
+  const curves: ItemCurve[] = []
+  const leftOut: LeftOut[] = []
+  const answerable: number[] = []
+  for (const position of positions) {
+    const scoring = 'facts' in position ? scoringOf(position.facts) : position
+    if (!('reason' in scoring) || scoring.reason !== 'not-taken-language') answerable.push(position.index)
+    if ('reason' in scoring) {
+      leftOut.push({ index: position.index, reason: scoring.reason })
+      continue
+    }
+    indexes.push(position.index)
+    keys.push(scoring.key)
+    curves.push(scoring.curve)
+  }
+  leftOut.sort((a, b) => a.index - b.index)
+  return { area, indexes, keys, curves, leftOut, answerable }
+}
+
+/** One area's score, as the API answers it. */
+export interface AreaScore {
+  readonly area: Area
+  readonly discipline: string
+  /** round(k·θ + d, 1). */
+  readonly score: number
+  /** θ's EAP, to 4 decimals. */
+  readonly theta: number
+  /** θ's posterior standard deviation, to 4 decimals. */
+  readonly standardError: number
+  /** Counted items answered right. */
+  readonly correct: number
+  /** Items counted. */
+  readonly scored: number
+  readonly leftOut: readonly LeftOut[]
+}
+
+const isLetter = (value: string | undefined): boolean => value !== undefined && (LETTERS as readonly string[]).includes(value)
+
+/**
+ * The area's score from the answers (`answerAt(index)`: a letter, or anything else for a blank),
+ * or null when none of the area's positions is answered: an area left wholly blank is not scored.
+ * A counted item left blank is wrong, as INEP counts it.
+ */
+export function scoreArea (form: AreaForm, answerAt: (index: number) => string | undefined): AreaScore | null {
+  if (!form.answerable.some((index) => isLetter(answerAt(index)))) return null
+  const right = form.indexes.map((index, at) => answerAt(index) === form.keys[at])
+  const { theta, standardError } = estimateAbility(form.curves, right)
+  return {
+    area: form.area,
+    discipline: DISCIPLINE_OF_AREA[form.area],
+    score: scaledScore(form.area, theta),
+    theta: round4(theta),
+    standardError: round4(standardError),
+    correct: right.filter(Boolean).length,
+    scored: form.indexes.length,
+    leftOut: form.leftOut
+  }
+}
+
+function round4 (value: number): number {
+  return Math.round(value * 10_000) / 10_000
+}

@@ -1,0 +1,91 @@
+import type { Area } from '../record-schemas.ts'
+
+/*
+ * INEP's score of one area, as INEP's own R package computes it (inepoficial/microEnem,
+ * `R/calc.nota.R` and `R/constantes.R`; /work/shared/inep/tri-cases/SOURCE.md, beside the
+ * repository, quotes it): the three-parameter logistic model with no scaling constant (D = 1),
+ *   P(right | θ) = c + (1 − c) / (1 + exp(−a(θ − b))),
+ * θ as the expected a posteriori (EAP) under a standard normal prior over 40 evenly spaced points
+ * on [−4, 4], and the score round(k·θ + d, 1) with each area's k and d (the 2009 reference scale).
+ * Which items count is the caller's business (src/data/scores/sheet-scores.ts, exam-scores.ts).
+ *
+ * Each item's curve is worked out once, as log P and log(1 − P) at the 40 points: scoring a sheet
+ * is then adding 40 numbers per item and one pass over the points, no exp per answer.
+ */
+
+/** The quadrature points: 40 evenly spaced on [−4, 4]. */
+export const QUADRATURE_POINTS: Float64Array = Float64Array.from({ length: 40 }, (_, at) => -4 + (8 * at) / 39)
+const POINTS = QUADRATURE_POINTS.length
+/** log of the standard normal density at each point (its constant cancels out of the EAP). */
+const LOG_PRIOR: Float64Array = QUADRATURE_POINTS.map((theta) => -(theta * theta) / 2)
+
+/** k and d of score = round(k·θ + d, 1), per area (microEnem's `R/constantes.R`). */
+export const SCALE: Readonly<Record<Area, { readonly k: number, readonly d: number }>> = {
+  CH: { k: 112.31, d: 501.489 },
+  CN: { k: 113.102, d: 501.144 },
+  LC: { k: 108.086, d: 499.978 },
+  MT: { k: 129.646, d: 500.02 }
+}
+
+export interface ItemParameters {
+  readonly a: number
+  readonly b: number
+  readonly c: number
+}
+
+/** One item's response curve at the quadrature points. */
+export interface ItemCurve {
+  /** log P(right) at each point. */
+  readonly right: Float64Array
+  /** log P(wrong) at each point. */
+  readonly wrong: Float64Array
+}
+
+export function itemCurve ({ a, b, c }: ItemParameters): ItemCurve {
+  const right = new Float64Array(POINTS)
+  const wrong = new Float64Array(POINTS)
+  for (let at = 0; at < POINTS; at++) {
+    const p = c + (1 - c) / (1 + Math.exp(-a * (QUADRATURE_POINTS[at]! - b)))
+    right[at] = Math.log(p)
+    wrong[at] = Math.log(1 - p)
+  }
+  return { right, wrong }
+}
+
+export interface AbilityEstimate {
+  /** The EAP of θ. */
+  readonly theta: number
+  /** The posterior standard deviation of θ. */
+  readonly standardError: number
+}
+
+/** θ's EAP and posterior standard deviation from the curves of the scored items and whether each was answered right. */
+export function estimateAbility (curves: readonly ItemCurve[], right: readonly boolean[]): AbilityEstimate {
+  const logPosterior = Float64Array.from(LOG_PRIOR)
+  for (let item = 0; item < curves.length; item++) {
+    const curve = curves[item]!
+    const terms = right[item] === true ? curve.right : curve.wrong
+    for (let at = 0; at < POINTS; at++) logPosterior[at]! += terms[at]!
+  }
+  // Shifted by the largest term so that exp never underflows to zero everywhere.
+  let largest = -Infinity
+  for (let at = 0; at < POINTS; at++) if (logPosterior[at]! > largest) largest = logPosterior[at]!
+  let mass = 0
+  let first = 0
+  let second = 0
+  for (let at = 0; at < POINTS; at++) {
+    const weight = Math.exp(logPosterior[at]! - largest)
+    const theta = QUADRATURE_POINTS[at]!
+    mass += weight
+    first += weight * theta
+    second += weight * theta * theta
+  }
+  const theta = first / mass
+  return { theta, standardError: Math.sqrt(Math.max(0, second / mass - theta * theta)) }
+}
+
+/** The score INEP publishes for an area's θ: round(k·θ + d, 1). */
+export function scaledScore (area: Area, theta: number): number {
+  const { k, d } = SCALE[area]
+  return Math.round((k * theta + d) * 10) / 10
+}

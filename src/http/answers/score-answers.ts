@@ -1,0 +1,35 @@
+import type { Catalog } from '../../data/catalog.ts'
+import { isPracticeProblem, PracticeScorer } from '../../data/scores/exam-scores.ts'
+import { isSheetProblem, SheetScorer } from '../../data/scores/sheet-scores.ts'
+import { ApiError } from '../errors.ts'
+import { NO_STORE } from '../response-headers.ts'
+import type { ScoreRequest } from '../schemas/scores.ts'
+import { PreparedBody } from './prepared-body.ts'
+
+/** The answers of POST /v1/scores: the data layer's scores as the contract's body, its problems as 422s. */
+export class ScoreAnswers {
+  readonly practice: PracticeScorer
+  readonly sheets: SheetScorer
+
+  constructor (catalog: Catalog, sheets: SheetScorer = new SheetScorer()) {
+    this.practice = new PracticeScorer(catalog)
+    this.sheets = sheets
+  }
+
+  /** The body of the answer to a request already checked against ScoreRequestSchema; throws the 422s. */
+  score (request: ScoreRequest): PreparedBody {
+    let answer: Record<string, unknown>
+    if (typeof request.answers === 'string') {
+      const sheet = request as Extract<ScoreRequest, { answers: string }>
+      const result = this.sheets.score(sheet)
+      if (isSheetProblem(result)) throw new ApiError(422, result.message)
+      answer = { year: sheet.year, application: null, booklet: result.booklet, method: 'inep-3pl-eap', areas: result.area === null ? [] : [result.area] }
+    } else {
+      const run = request as Extract<ScoreRequest, { answers: Record<string, string> }>
+      const result = this.practice.score(run)
+      if (isPracticeProblem(result)) throw new ApiError(422, result.message)
+      answer = { year: result.year, application: result.application, method: 'inep-3pl-eap', areas: [...result.areas] }
+    }
+    return new PreparedBody(Buffer.from(JSON.stringify(answer)), { effort: 'fast', cacheControl: NO_STORE })
+  }
+}

@@ -1,0 +1,134 @@
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import { AreaSchema, LetterSchema } from '../../data/record-schemas.ts'
+import { isSheetProblem, SheetScorer } from '../../data/scores/sheet-scores.ts'
+import { describeValue } from '../errors.ts'
+
+/*
+ * The body and the answer of POST /v1/scores (the contract's "Scores the way INEP computes them"):
+ * two forms of request, told apart by `answers` (an object in our numbering, a string for an
+ * answer sheet), each with its example for the document.
+ */
+
+/** Largest body accepted, in bytes. */
+export const SCORES_BODY_LIMIT = 16 * 1024
+
+const PRACTICE_EXAMPLE = { year: 2023, application: 'regular', language: 'ingles', answers: { 1: 'A', 2: 'C', 46: 'C', 136: 'B', 161: 'D' } }
+/** 2023's blue CH booklet: 45 letters, `*` for the blanks. */
+const SHEET_EXAMPLE = { year: 2023, booklet: 1191, answers: 'CABBAEDCEB*ADCBEEDACABCDEABDCBEAEDCBABCDEAB*C' }
+/** 2019's blue LC booklet in the microdata's 50-character form: the English five, the Spanish five (`99999`: not taken), the forty common. */
+const WIDE_SHEET_EXAMPLE = { year: 2019, booklet: 511, language: 'ingles', answers: 'ABDCE99999BCADEEBCDAACBDEDBCAEBCDEABCDEABDCEABCDEA' }
+
+/** A question index as a key of `answers`: a decimal integer from 1, no leading zero. */
+const INDEX_KEY = /^[1-9][0-9]{0,5}$/
+
+/** The request body's examples for the document, by name. */
+export const SCORE_REQUEST_EXAMPLES = {
+  practiceRun: { summary: 'A practice run in our numbering (2023, English)', value: PRACTICE_EXAMPLE },
+  answerSheet: { summary: "An answer sheet: 2023's blue CH booklet", value: SHEET_EXAMPLE },
+  answerSheetWide: { summary: "A linguagens sheet in the microdata's 50-character form (2019's blue LC booklet)", value: WIDE_SHEET_EXAMPLE }
+}
+
+/** The answers to the answer-sheet examples, computed from the committed booklets (the practice run's needs the dataset). */
+export function scoreAnswerExamples (): Record<string, { summary: string, value: unknown }> {
+  const sheets = new SheetScorer()
+  const answerOf = (request: typeof SHEET_EXAMPLE & { language?: string }) => {
+    const result = sheets.score(request)
+    if (isSheetProblem(result)) throw new Error(`the example sheet cannot be scored: ${result.message}`)
+    return { year: request.year, application: null, booklet: result.booklet, method: 'inep-3pl-eap', areas: result.area === null ? [] : [result.area] }
+  }
+  return {
+    answerSheet: { summary: SCORE_REQUEST_EXAMPLES.answerSheet.summary, value: answerOf(SHEET_EXAMPLE) },
+    answerSheetWide: { summary: SCORE_REQUEST_EXAMPLES.answerSheetWide.summary, value: answerOf(WIDE_SHEET_EXAMPLE) }
+  }
+}
+
+const LanguageField = Type.String({ minLength: 1, maxLength: 40, description: 'Foreign language slug (`ingles`, `espanhol`): required when linguagens is answered' })
+
+export const PracticeRunSchema = Type.Object({
+  year: Type.Integer({ minimum: 1, description: 'Year of an exam the service serves' }),
+  application: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Which application of that year: `regular` (the default; the only one served today)' })),
+  language: Type.Optional(LanguageField),
+  answers: Type.Record(Type.String({ pattern: INDEX_KEY.source }), LetterSchema, {
+    additionalProperties: false,
+    description: 'Letters (`A`–`E`) by question index of the exam (`"1"`–`"180"`). An area is scored when one of its questions is answered; its other questions count as wrong'
+  })
+}, { additionalProperties: false, title: 'PracticeRun', description: 'A practice run on our questions: answers by question index of an exam we serve', examples: [PRACTICE_EXAMPLE] })
+
+export const AnswerSheetSchema = Type.Object({
+  year: Type.Integer({ minimum: 1, description: 'Year of the booklet (every year with INEP item data, 2009–2025)' }),
+  booklet: Type.Integer({ minimum: 1, description: "INEP's booklet code (`CO_PROVA`) of one area" }),
+  language: Type.Optional(LanguageField),
+  answers: Type.String({ description: "The letters marked, in the booklet's order: 45 characters (50 for linguagens from 2010 on, as INEP's microdata write them: the English five, the Spanish five, the forty common items). Any character other than `A`–`E` is a blank" })
+}, { additionalProperties: false, title: 'AnswerSheet', description: "An answer sheet: one area of one INEP booklet, in that booklet's order", examples: [SHEET_EXAMPLE, WIDE_SHEET_EXAMPLE] })
+
+export const ScoreRequestSchema = Type.Union([PracticeRunSchema, AnswerSheetSchema], {
+  title: 'ScoreRequest',
+  examples: [PRACTICE_EXAMPLE, SHEET_EXAMPLE, WIDE_SHEET_EXAMPLE]
+})
+
+export type PracticeRun = Type.Static<typeof PracticeRunSchema>
+export type AnswerSheet = Type.Static<typeof AnswerSheetSchema>
+export type ScoreRequest = Type.Static<typeof ScoreRequestSchema>
+
+export const LeftOutSchema = Type.Object({
+  index: Type.Integer({ minimum: 1, description: 'Question index in our numbering; for an answer sheet, the position on the sheet as sent (1–45, or 1–50)' }),
+  reason: Type.Enum(['annulled', 'not-taken-language', 'no-parameters', 'missing'], { description: '`annulled` (INEP annulled the item), `not-taken-language` (the other language\'s item), `no-parameters` (INEP published no IRT parameters: it left the item out), `missing` (the dataset lacks the question)' })
+}, { title: 'LeftOut', description: 'A position that does not count' })
+
+export const AreaScoreSchema = Type.Object({
+  area: AreaSchema,
+  discipline: Type.String({ description: 'Discipline slug of the area' }),
+  score: Type.Number({ description: 'round(k·θ + d, 1) with INEP\'s constants for the area' }),
+  theta: Type.Number({ description: 'θ: the expected a posteriori ability, to 4 decimals' }),
+  standardError: Type.Number({ description: 'Posterior standard deviation of θ, to 4 decimals' }),
+  correct: Type.Integer({ minimum: 0, description: 'Counted items answered right' }),
+  scored: Type.Integer({ minimum: 0, description: 'Items counted' }),
+  leftOut: Type.Array(LeftOutSchema, { description: 'Positions that do not count, by index' })
+}, { title: 'AreaScore', description: 'The score of one area' })
+
+export const ScoreAnswerSchema = Type.Object({
+  year: Type.Integer(),
+  application: Type.Union([Type.String(), Type.Null()], { description: 'The exam\'s application; null for an answer sheet (INEP\'s item file does not say which application a booklet belongs to)' }),
+  booklet: Type.Optional(Type.Object({
+    code: Type.Integer(),
+    area: AreaSchema,
+    colour: Type.String({ description: 'Colour as INEP writes it (`azul`, `laranja - braile`, …)' })
+  }, { description: 'For an answer sheet: the booklet scored' })),
+  method: Type.Literal('inep-3pl-eap', { description: 'Three-parameter logistic model (D = 1), EAP under a standard normal prior over 40 points on [−4, 4], as INEP\'s microEnem computes it' }),
+  areas: Type.Array(AreaScoreSchema, { description: 'Scored areas, in the exam\'s order; an area left wholly blank is absent' })
+}, { title: 'ScoreAnswer', description: 'Scores computed the way INEP computes them' })
+
+export type ScoreAnswer = Type.Static<typeof ScoreAnswerSchema>
+
+const PRACTICE_RUN = Compile(PracticeRunSchema)
+const ANSWER_SHEET = Compile(AnswerSheetSchema)
+
+/**
+ * Why a body is not either form, naming the field: the form is told by `answers` (a string is a
+ * sheet) or by `booklet`, and that form's first error is reported.
+ */
+export function bodyProblem (body: unknown): string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `The body must be a JSON object, got ${describeValue(body)}`
+  const fields = body as Record<string, unknown>
+  const sheet = typeof fields.answers === 'string' || 'booklet' in fields
+  const form = sheet ? 'an answer sheet' : 'a practice run'
+  const validator = sheet ? ANSWER_SHEET : PRACTICE_RUN
+  const required = sheet ? ['year', 'booklet', 'answers'] : ['year', 'answers']
+  const absent = required.find((name) => !(name in fields))
+  if (absent !== undefined) return `body field ${absent} is required for ${form}`
+  const known = Object.keys(sheet ? AnswerSheetSchema.properties : PracticeRunSchema.properties)
+  const unknown = Object.keys(fields).find((name) => !known.includes(name))
+  if (unknown !== undefined) return `body field ${describeValue(unknown)} is not a field of ${form} (${known.join(', ')})`
+  const answers = fields.answers
+  if (!sheet && typeof answers === 'object' && answers !== null && !Array.isArray(answers)) {
+    const bad = Object.keys(answers).find((key) => !INDEX_KEY.test(key))
+    if (bad !== undefined) return `body field answers has key ${describeValue(bad)}; keys are question indexes (decimal integers)`
+  }
+  const [first] = validator.Errors(body)
+  if (first === undefined) return 'The body is not a practice run nor an answer sheet'
+  const pathNames = first.instancePath.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+  const value = pathNames.reduce<unknown>((node, name) => (node as Record<string, unknown> | undefined)?.[name], body)
+  const what = pathNames[0] === 'answers' && pathNames.length === 2 ? 'must be one of A, B, C, D, E' : first.message
+  return `body field ${pathNames.join('.') || '(root)'} ${what}, got ${describeValue(value)}`
+}

@@ -1,0 +1,188 @@
+import { after, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Compile } from 'typebox/compile'
+import { ScoreAnswerSchema, SCORES_BODY_LIMIT } from '../../src/http/schemas/scores.ts'
+import { readBookletTables } from '../../src/data/scores/booklet-table.ts'
+import { build, buildTestApp, frontDoor, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
+
+/*
+ * POST /v1/scores through the server's real request listener: both forms of the contract, the
+ * answer's shape and headers, and every refusal (400, 405, 413, 415, 422, 429) with the
+ * contract's error body naming the field. Never a 500.
+ */
+
+const server = await build({ after })
+const full = FULL_DATA_DIR === undefined ? undefined : await build({ after }, { ENEM_DATA_DIR: FULL_DATA_DIR })
+const noFullDataset = full === undefined ? 'ENEM_DATA_DIR is not set: the full dataset was NOT scored' : false
+const ANSWER = Compile(ScoreAnswerSchema)
+
+function post (body: unknown, headers: Record<string, string> = {}, send = server.request) {
+  return send({ method: 'POST', url: '/v1/scores', headers: { 'content-type': 'application/json', ...headers }, payload: typeof body === 'string' ? body : JSON.stringify(body) })
+}
+
+async function assertError (response: Awaited<ReturnType<typeof post>>, status: number, code: string, message?: RegExp) {
+  assert.equal(response.statusCode, status, response.body)
+  assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
+  assert.equal(response.headers['cache-control'], 'no-store')
+  const body = response.json<ErrorResponseBody>()
+  assert.equal(body.error.code, code)
+  assert.equal(body.error.docUrl, `${TEST_PUBLIC_URL}/docs#errors-${code.replaceAll('_', '-')}`)
+  if (message !== undefined) assert.match(body.error.message, message)
+}
+
+describe('POST /v1/scores answers', () => {
+  test('a practice run in our numbering: the answer\'s shape, no-store, the areas answered in the exam\'s order', async () => {
+    // The sample's 2020 exam carries invented item parameters at a few linguagens positions.
+    const response = await post({ year: 2020, language: 'ingles', answers: { 1: 'B', 8: 'D', 10: 'A' } })
+    assert.equal(response.statusCode, 200, response.body)
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(response.headers['cache-control'], 'no-store')
+    assert.equal(response.headers['access-control-allow-origin'], '*')
+    const body = response.json<{ year: number, application: string, method: string, areas: Array<{ area: string, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }> }> }>()
+    assert.ok(ANSWER.Check(body), JSON.stringify([...ANSWER.Errors(body)]))
+    assert.equal(body.application, 'regular')
+    assert.equal(body.method, 'inep-3pl-eap')
+    assert.deepEqual(body.areas.map((area) => area.area), ['LC'])
+    const [lc] = body.areas
+    // Right at 1 (English key B) and 8 (D), wrong at 10 (key E); 9 is annulled, the rest of the block missing or without parameters.
+    assert.equal(lc!.scored, 3)
+    assert.equal(lc!.correct, 2)
+    assert.ok(lc!.leftOut.some((entry) => entry.index === 9 && entry.reason === 'annulled'))
+    assert.ok(lc!.leftOut.some((entry) => entry.index === 45 && entry.reason === 'missing'))
+  })
+
+  test('the same practice run in Spanish reads the Spanish record at 1 (key C): B is wrong there', async () => {
+    const body = (await post({ year: 2020, language: 'espanhol', answers: { 1: 'B', 8: 'D', 10: 'A' } })).json<{ areas: Array<{ correct: number }> }>()
+    assert.equal(body.areas[0]!.correct, 1)
+  })
+
+  test('an answer sheet: one area of a booklet, the booklet named, no application', async () => {
+    const answers = 'ABCDE'.repeat(9)
+    const response = await post({ year: 2023, booklet: 1191, answers })
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json<{ application: null, booklet: { code: number, area: string, colour: string }, areas: Array<{ area: string, scored: number }> }>()
+    assert.ok(ANSWER.Check(body))
+    assert.equal(body.application, null)
+    assert.deepEqual(body.booklet, { code: 1191, area: 'CH', colour: 'azul' })
+    assert.deepEqual(body.areas.map((area) => area.area), ['CH'])
+    assert.equal(body.areas[0]!.scored, 45)
+  })
+
+  test('a linguagens sheet in the 50-character form scores as its 45-character form', async () => {
+    const common = 'ABCDE'.repeat(8)
+    const short = (await post({ year: 2019, booklet: 511, language: 'ingles', answers: 'BCDEA' + common })).json<{ areas: Array<{ score: number, leftOut: Array<{ reason: string }> }> }>()
+    const wide = (await post({ year: 2019, booklet: 511, language: 'ingles', answers: 'BCDEA99999' + common })).json<{ areas: Array<{ score: number, leftOut: Array<{ reason: string }> }> }>()
+    assert.equal(wide.areas[0]!.score, short.areas[0]!.score)
+    assert.equal(wide.areas[0]!.leftOut.filter((entry) => entry.reason === 'not-taken-language').length, 5)
+  })
+
+  test('an all-blank sheet scores no area', async () => {
+    const body = (await post({ year: 2023, booklet: 1191, answers: '*'.repeat(45) })).json<{ areas: unknown[] }>()
+    assert.deepEqual(body.areas, [])
+  })
+
+  test('2023 MT in our numbering leaves out 161 (no parameters) and 164 (annulled), as the contract shows', { skip: noFullDataset }, async () => {
+    const answers = Object.fromEntries(Array.from({ length: 45 }, (_, at) => [String(136 + at), 'A']))
+    const response = await post({ year: 2023, answers }, {}, full?.request)
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json<{ areas: Array<{ area: string, scored: number, leftOut: Array<{ index: number, reason: string }> }> }>()
+    assert.deepEqual(body.areas.map((area) => area.area), ['MT'])
+    const [mt] = body.areas
+    // Beside those two, only positions the dataset lacks are left out.
+    const missing = mt!.leftOut.filter((entry) => entry.reason === 'missing')
+    assert.deepEqual(mt!.leftOut.filter((entry) => entry.reason !== 'missing'), [{ index: 161, reason: 'no-parameters' }, { index: 164, reason: 'annulled' }])
+    assert.equal(mt!.scored, 43 - missing.length)
+  })
+
+  test('a full 180-answer practice run of 2023 scores the four areas', { skip: noFullDataset }, async () => {
+    const answers = Object.fromEntries(Array.from({ length: 180 }, (_, at) => [String(at + 1), 'ABCDE'[at % 5]!]))
+    const response = await post({ year: 2023, application: 'regular', language: 'espanhol', answers }, {}, full?.request)
+    assert.equal(response.statusCode, 200, response.body)
+    assert.deepEqual(response.json<{ areas: Array<{ area: string }> }>().areas.map((area) => area.area), ['LC', 'CH', 'CN', 'MT'])
+  })
+})
+
+describe('POST /v1/scores refuses', () => {
+  test('another method on its path with 405 and Allow: POST, OPTIONS; a preflight with 204', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH'] as const) {
+      const response = await server.request({ method, url: '/v1/scores' })
+      assert.equal(response.statusCode, 405, method)
+      assert.equal(response.headers.allow, 'POST, OPTIONS')
+    }
+    const withBody = await server.request({ method: 'PUT', url: '/v1/scores', headers: { 'content-type': 'application/json' }, payload: '{}' })
+    assert.equal(withBody.statusCode, 405)
+    assert.equal(withBody.headers.allow, 'POST, OPTIONS')
+    const preflight = await server.request({ method: 'OPTIONS', url: '/v1/scores', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+    assert.equal(preflight.statusCode, 204)
+    assert.match(String(preflight.headers['access-control-allow-methods']), /POST/)
+    assert.match(String(preflight.headers['access-control-allow-headers']), /content-type/i)
+  })
+
+  test('a body that is not the JSON shape with 400, naming the field', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      ['{"year": 2023,', /JSON/i],
+      ['[]', /JSON object/],
+      ['"text"', /JSON object/],
+      [{ answers: {} }, /body field year is required/],
+      [{ year: 2023 }, /body field answers is required/],
+      [{ year: '2023', answers: {} }, /body field year must be integer, got "2023"/],
+      [{ year: 2023.5, answers: {} }, /body field year/],
+      [{ year: 2023, answers: {}, extra: 1 }, /body field "extra" is not a field of a practice run/],
+      [{ year: 2023, booklet: 1191 }, /body field answers is required for an answer sheet/],
+      [{ year: 2023, booklet: '1191', answers: 'A' }, /body field booklet must be integer/],
+      [{ year: 2023, booklet: 1191, answers: 'A', application: 'regular' }, /body field "application" is not a field of an answer sheet/],
+      [{ year: 2023, answers: { x: 'A' } }, /body field answers has key "x"/],
+      [{ year: 2023, answers: { '01': 'A' } }, /body field answers has key "01"/],
+      [{ year: 2023, answers: { 1: 'F' } }, /body field answers\.1 must be one of A, B, C, D, E, got "F"/],
+      [{ year: 2023, answers: { 1: 'a' } }, /body field answers\.1/],
+      [{ year: 2023, answers: [] }, /body field answers/],
+      [{ year: 2023, language: 3, answers: {} }, /body field language/]
+    ]
+    for (const [body, message] of cases) await assertError(await post(body), 400, 'bad_request', message)
+  })
+
+  test('a body over 16 KiB with 413, another content type with 415', async () => {
+    const padding = 'A'.repeat(SCORES_BODY_LIMIT)
+    await assertError(await post({ year: 2023, booklet: 1191, answers: padding }), 413, 'payload_too_large', /16384 bytes/)
+    await assertError(await post('{"year":2023,"booklet":1191,"answers":"A"}', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type')
+    await assertError(await post('year=2023', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type')
+  })
+
+  test('values that parse but do not exist with 422, naming the field', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ year: 2008, booklet: 1191, answers: 'A'.repeat(45) }, /year 2008 has no item data/],
+      [{ year: 2022, booklet: 1191, answers: 'A'.repeat(45) }, /booklet 1191 is not a booklet of 2022/],
+      [{ year: 2023, booklet: 1191, answers: 'A'.repeat(44) }, /answers must be 45 characters/],
+      [{ year: 2013, booklet: 187, answers: 'A'.repeat(45) }, /booklet 187 of 2013 cannot be scored/],
+      [{ year: 2008, answers: {} }, /year 2008 is not an exam we serve/],
+      [{ year: 2023, answers: { 46: 'A' } }, /year 2023 has no item parameters/],
+      [{ year: 2020, application: 'ppl', answers: {} }, /application "ppl"/],
+      [{ year: 2020, language: 'ingles', answers: { 181: 'A' } }, /answers index 181 is outside the exam/],
+      [{ year: 2020, language: 'frances', answers: { 1: 'A' } }, /language "frances" is not one the 2020 exam offers/],
+      [{ year: 2020, answers: { 1: 'A' } }, /language is required when linguagens is answered/]
+    ]
+    const linguagens = [...readBookletTables().get(2023)!.values()].find((booklet) => booklet.area === 'LC')!
+    cases.push([{ year: 2023, booklet: linguagens.code, answers: 'A'.repeat(45) }, /language is required for linguagens booklet/])
+    cases.push([{ year: 2023, booklet: linguagens.code, language: 'frances', answers: 'A'.repeat(45) }, /language "frances" is not one booklet/])
+    for (const [body, message] of cases) await assertError(await post(body), 422, 'unprocessable_entity', message)
+  })
+
+  test('odd bodies never get a 500', async () => {
+    const bodies = ['null', '0', 'true', '{}', '{"answers":null,"year":2023}', '{"year":2023,"answers":"' + '\\u0000'.repeat(45) + '"}',
+      '{"year":2023,"booklet":1191,"answers":"' + '\u00e9'.repeat(45) + '"}', '{"year":1e400,"answers":{}}', '{"year":-1,"answers":{}}',
+      '{"year":2023,"answers":{"999999":"A"}}', '{"__proto__":{"x":1},"year":2023,"answers":{}}', '{"year":2023,"answers":{"constructor":"A"}}']
+    for (const body of bodies) {
+      const response = await post(body)
+      assert.ok([200, 400, 422].includes(response.statusCode), `${body}: ${response.statusCode} ${response.body}`)
+    }
+  })
+
+  test('is rate limited like every endpoint', async (t) => {
+    const app = await buildTestApp({ RATE_LIMIT_MAX: '2' })
+    t.after(() => app.close())
+    const send = frontDoor(app)
+    const statuses = []
+    for (let count = 0; count < 3; count++) statuses.push((await post({ year: 2023, booklet: 1191, answers: 'A'.repeat(45) }, {}, send)).statusCode)
+    assert.deepEqual(statuses, [200, 200, 429])
+  })
+})

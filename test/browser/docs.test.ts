@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Browser, Page } from 'playwright-core'
 import { docPathFor, ERROR_CODES } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
+import { ENDPOINTS } from '../../src/http/endpoints.ts'
 import { foreignRequests, launchChromium, RESULTS_DIR, startListeningApp, watchPage, type PageActivity } from './browser.ts'
 
 /*
@@ -81,13 +82,13 @@ test('the page shows the introduction in both languages and every endpoint', asy
   const text = await page.locator('body').innerText()
   for (const words of ['Hospedagem própria', 'Self-hosting', 'This server does not rate limit requests']) assert.ok(text.includes(words), words)
 
-  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { summary: string, tags: string[] } }> }
-  const operations = Object.entries(document.paths)
-  assert.equal(operations.length, 7)
-  for (const [template, { get }] of operations) {
-    const link = page.locator(`a[href="#tag/${get.tags[0]!.toLowerCase()}/GET${template}"]`)
-    assert.equal(await link.count(), 1, `navigation entry of ${template}`)
-    assert.match(String(await link.textContent()), new RegExp(`^${get.summary}`))
+  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string, tags: string[] }>> }
+  const operations = Object.entries(document.paths).flatMap(([template, methods]) => Object.entries(methods).map(([method, operation]) => ({ template, method, operation })))
+  assert.equal(operations.length, ENDPOINTS.length)
+  for (const { template, method, operation } of operations) {
+    const link = page.locator(`a[href="#tag/${operation.tags[0]!.toLowerCase()}/${method.toUpperCase()}${template}"]`)
+    assert.equal(await link.count(), 1, `navigation entry of ${method} ${template}`)
+    assert.match(String(await link.textContent()), new RegExp(`^${operation.summary}`))
   }
   await page.screenshot({ path: path.join(RESULTS_DIR, 'docs-reference.png') })
   assertSelfContained(activity)

@@ -1,5 +1,5 @@
 import type { Area, OfficialKey } from '../record-schemas.ts'
-import { AREA_BLOCK, areaOrder, examIndexOf } from './exam-layout.ts'
+import { areaOrder, examIndexOf } from './exam-layout.ts'
 import type { Booklet, YearItems } from './itens-prova.ts'
 
 /*
@@ -9,8 +9,14 @@ import type { Booklet, YearItems } from './itens-prova.ts'
  * the lowest code, is named. A colour alone never decides: the agreement must reach MINIMUM_AGREEMENT.
  */
 
-/** The fraction of an area's 45 positions whose key must agree for a booklet to be taken. */
+/**
+ * The fraction of the compared positions (those holding a record and an item) whose key must agree
+ * for a booklet to be taken: of the records present, so that an incomplete exam (a source that lacks
+ * positions) is matched as well as a complete one.
+ */
 export const MINIMUM_AGREEMENT = 0.8
+/** Fewer compared positions than this decide nothing: a handful of keys can agree with a booklet by chance. */
+export const MINIMUM_COMPARED = 10
 
 /** What matching needs of a record: where it stands and the key it carries. */
 export interface RecordKey {
@@ -32,7 +38,7 @@ export interface BookletAgreement {
 /** The booklet of one area of an exam, or why none was taken. */
 export interface AreaMatch {
   readonly area: Area
-  /** The booklet taken, or null when none agrees on MINIMUM_AGREEMENT of the positions. */
+  /** The booklet taken, or null when none agrees on MINIMUM_AGREEMENT of the compared positions. */
   readonly booklet: Booklet | null
   /** The taken booklet's agreement, else the best one's (null when the year has no booklet of the area). */
   readonly agreement: BookletAgreement | null
@@ -57,7 +63,7 @@ export function matchBooklets (items: YearItems, records: readonly RecordKey[]):
     const tied = candidates.filter(({ agreement }) => agreement.agree === best)
       .sort((x, y) => preference(x.booklet) - preference(y.booklet) || x.booklet.code - y.booklet.code)
     const { booklet, agreement } = tied[0]!
-    const taken = agreement.agree >= MINIMUM_AGREEMENT * AREA_BLOCK
+    const taken = agreement.compared >= MINIMUM_COMPARED && agreement.agree >= MINIMUM_AGREEMENT * agreement.compared
     return {
       area,
       booklet: taken ? booklet : null,

@@ -8,7 +8,7 @@ import { DatasetReport } from '../dataset-report.ts'
 import { officialTable, type CorrectionsFile, type OfficialDisagreement, type OfficialNote, type OfficialPosition, type OfficialYear } from './official-table.ts'
 import { readDataset } from '../read-dataset.ts'
 import { areaOrder as areaOrderOfYear } from './exam-layout.ts'
-import { MINIMUM_AGREEMENT, matchBooklets } from './booklet-match.ts'
+import { MINIMUM_AGREEMENT, MINIMUM_COMPARED, matchBooklets } from './booklet-match.ts'
 import { comparePositions, disagreementsWith, positionsFromBooklets, withConfirmations } from './item-positions.ts'
 import { itensProvaYears, readItensProva, type YearItems } from './itens-prova.ts'
 import { AREAS, type Area, type OfficialKey } from '../record-schemas.ts'
@@ -180,7 +180,7 @@ function withItemData (secondary: OfficialYear, items: YearItems, records: reado
         sources: [items.source],
         note: match.agreement === null
           ? `no booklet of ${match.area}`
-          : `no booklet of ${match.area} agrees with the records on ${MINIMUM_AGREEMENT * 100} % of the positions (best: ${match.agreement.code}, ${match.agreement.agree} of ${match.agreement.compared}); the area keeps the second sources' facts`
+          : `no booklet of ${match.area} agrees with the records on ${MINIMUM_AGREEMENT * 100} % of at least ${MINIMUM_COMPARED} compared positions (best: ${match.agreement.code}, ${match.agreement.agree} of ${match.agreement.compared}); the area keeps the second sources' facts`
       })
     }
   }

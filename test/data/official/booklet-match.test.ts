@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { MINIMUM_AGREEMENT, matchBooklets, type RecordKey } from '../../../src/data/official/booklet-match.ts'
+import { MINIMUM_AGREEMENT, MINIMUM_COMPARED, matchBooklets, type RecordKey } from '../../../src/data/official/booklet-match.ts'
 import { examIndexOf, languagePositions } from '../../../src/data/official/exam-layout.ts'
 import { parseItensProva, readItensProva } from '../../../src/data/official/itens-prova.ts'
 import { languageLabelFor, textLanguage } from '../../../src/data/official/language-labels.ts'
@@ -42,13 +42,18 @@ test('of booklets sharing one order, the blue one that is not adapted and has th
   assert.equal(match.agreement?.agree, 45)
 })
 
-test(`a booklet agreeing on fewer than ${MINIMUM_AGREEMENT * 100} % of the positions is not taken, and its figures are kept for the report`, () => {
+test(`a booklet agreeing on fewer than ${MINIMUM_AGREEMENT * 100} % of the compared positions, or compared on fewer than ${MINIMUM_COMPARED}, is not taken; an incomplete area that agrees is`, () => {
   const keys = keysOf(0)
   const records = recordsWith(keys.map((key, offset) => (offset < 10 ? LETTERS[(LETTERS.indexOf(key) + 1) % 5]! : key)))
   const text = [HEADER, ...mathBooklet(155, 'AZUL', keys)].join('\n')
   const match = matchBooklets(parseItensProva(text, 2012, 'fixture'), records).find((entry) => entry.area === 'MT')!
   assert.equal(match.booklet, null)
   assert.deepEqual([match.agreement?.code, match.agreement?.agree, match.agreement?.compared], [155, 35, 45])
+  const bookletOnly = parseItensProva(text, 2012, 'fixture')
+  const few = matchBooklets(bookletOnly, recordsWith(keys).slice(0, MINIMUM_COMPARED - 1)).find((entry) => entry.area === 'MT')!
+  assert.equal(few.booklet, null)
+  const incomplete = matchBooklets(bookletOnly, recordsWith(keys).slice(0, 30)).find((entry) => entry.area === 'MT')!
+  assert.equal(incomplete.booklet?.code, 155)
 })
 
 test('the text check tells English from Spanish, and says nothing of a text in neither', () => {

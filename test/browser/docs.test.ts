@@ -81,13 +81,15 @@ test('the page shows the introduction in both languages and every endpoint', asy
   const text = await page.locator('body').innerText()
   for (const words of ['Hospedagem própria', 'Self-hosting', 'This server does not rate limit requests']) assert.ok(text.includes(words), words)
 
-  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { summary: string, tags: string[] } }> }
+  type Operation = { summary: string, tags: string[] }
+  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, { get?: Operation, post?: Operation }> }
   const operations = Object.entries(document.paths)
-  assert.equal(operations.length, 7)
-  for (const [template, { get }] of operations) {
-    const link = page.locator(`a[href="#tag/${get.tags[0]!.toLowerCase()}/GET${template}"]`)
-    assert.equal(await link.count(), 1, `navigation entry of ${template}`)
-    assert.match(String(await link.textContent()), new RegExp(`^${get.summary}`))
+  assert.equal(operations.length, 8)
+  for (const [template, item] of operations) {
+    const [method, operation] = item.get !== undefined ? ['GET', item.get] : ['POST', item.post!]
+    const link = page.locator(`a[href="#tag/${operation.tags[0]!.toLowerCase()}/${method}${template}"]`)
+    assert.equal(await link.count(), 1, `navigation entry of ${method} ${template}`)
+    assert.match(String(await link.textContent()), new RegExp(`^${operation.summary}`))
   }
   await page.screenshot({ path: path.join(RESULTS_DIR, 'docs-reference.png') })
   assertSelfContained(activity)

@@ -178,7 +178,7 @@ export async function practiceScreen (options: ExamOptions, year: number, discip
     const rows = questions.map((question) => questionOutcome(question, answers.get(question.index), score))
     const leftOutMissing = score?.leftOut.filter((entry) => entry.reason === 'missing').map((entry) => entry.index) ?? []
     replaceChildren(result,
-      h('h2', { id: 'nota-titulo', tabindex: -1 }, score === undefined ? 'Nenhuma questão respondida' : `Sua nota: ${formatScore(score.score)}`),
+      h('h2', { id: 'nota-titulo', tabindex: -1 }, score !== undefined ? `Sua nota: ${formatScore(score.score)}` : answers.size === 0 ? 'Nenhuma questão respondida' : 'Sem nota: nenhuma das questões respondidas conta para a nota'),
       score !== undefined && h('p', { class: 'score-facts' },
         `${countOf(score.correct, 'acerto', 'acertos')} em ${countOf(score.scored, 'questão que conta', 'questões que contam')} para a nota.`),
       h('p', { class: 'method' }, `A nota é calculada como o INEP a calcula, para a prova ${exam.title}: pela Teoria de Resposta ao Item (modelo de três parâmetros, com os parâmetros oficiais de cada item), e não pelo número de acertos.`),

@@ -15,6 +15,8 @@ export interface LoadJob {
   paths?: string[]
   /** How many of `paths` to skip at the start (the run then goes on in turn, wrapping round). */
   startAt?: number
+  /** A body to POST with every request, instead of a GET. */
+  body?: string | undefined
 }
 
 /** One run's figures, in the same shape whichever generator produced them. */
@@ -47,6 +49,7 @@ process.on('message', (message: unknown) => {
     connections: message.connections,
     duration: message.durationSeconds,
     headers: message.headers,
+    ...(message.body === undefined ? {} : { method: 'POST' as const, body: message.body }),
     ...(message.paths === undefined ? {} : { requests: rotate(message.paths, message.startAt ?? 0).map((path) => ({ path })) })
   }).then((result) => {
     const reply: LoadResult = {

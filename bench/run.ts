@@ -122,17 +122,18 @@ interface RawResponse {
   body: Buffer
 }
 
-/** A GET that hands back the bytes as sent (fetch would decompress them). */
-function getRaw (port: number, url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+/** A request (a GET unless `body` is given: then a POST of it) that hands back the bytes as sent (fetch would decompress them). */
+function getRaw (port: number, url: string, headers: Record<string, string> = {}, body?: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: url, headers, agent: false }, (response) => {
+    const request = http.request({ host: '127.0.0.1', port, path: url, headers, agent: false, method: body === undefined ? 'GET' : 'POST' }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }))
       response.on('error', reject)
     })
     request.on('error', reject)
-    request.setTimeout(5_000, () => request.destroy(new Error(`GET ${url} timed out`)))
+    request.setTimeout(5_000, () => request.destroy(new Error(`${request.method} ${url} timed out`)))
+    request.end(body)
   })
 }
 
@@ -305,6 +306,15 @@ end
 ${WRK_REPORT_SCRIPT}`
 }
 
+/** A wrk script that POSTs one body with every request, plus the report. */
+function wrkBodyScript (body: string): string {
+  if (body.includes(']==]')) throw new Error('a bench body cannot hold ]==]')
+  return `
+wrk.method = "POST"
+wrk.body = [==[${body}]==]
+${WRK_REPORT_SCRIPT}`
+}
+
 function wrkGenerator (): LoadGenerator {
   const scriptPath = path.join(os.tmpdir(), `enem-bench-report-${process.pid}.lua`)
   writeFileSync(scriptPath, WRK_REPORT_SCRIPT)
@@ -319,9 +329,20 @@ function wrkGenerator (): LoadGenerator {
     }
     return file
   }
+  const bodyScripts = new Map<string, string>()
+  const bodyScriptFor = (body: string): string => {
+    let file = bodyScripts.get(body)
+    if (file === undefined) {
+      file = path.join(os.tmpdir(), `enem-bench-body-${process.pid}-${bodyScripts.size}.lua`)
+      writeFileSync(file, wrkBodyScript(body))
+      bodyScripts.set(body, file)
+    }
+    return file
+  }
   return {
     run (job, pinned) {
-      const script = job.paths === undefined ? scriptPath : scriptFor(job.paths)
+      if (job.body !== undefined && job.paths !== undefined) throw new Error('a bench scenario sends either a body or paths')
+      const script = job.body !== undefined ? bodyScriptFor(job.body) : job.paths === undefined ? scriptPath : scriptFor(job.paths)
       const headerArgs = Object.entries(job.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
       const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', script, ...headerArgs, job.url, '--', String(job.startAt ?? 0)]
       const child = spawnPinned(pinned ? LOADER_CORE : [], 'wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -403,6 +424,8 @@ interface Scenario {
   singleQuestionShareTarget?: number
   /** Paths sent in turn, one per request (`url` is the first); each is captured for the ceiling. */
   paths?: string[]
+  /** A JSON body: every request is a POST of it (`headers` give its Content-Type). */
+  body?: string
   /**
    * Never send our server a path of `paths` twice, over the warm-up and every run: each request is
    * its first (a search no cache has seen). The ceiling, which keeps nothing, gets only the first
@@ -460,7 +483,16 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
     { name: 'single question, br', url: `/v1/exams/${year}/questions/${firstIndex}`, headers: { 'accept-encoding': 'br' }, expectStatus: 200, json: true }
   )
   scenarios.push(...await findingScenarios(port, exams))
+  scenarios.push(await scoresScenario(port, year))
   return scenarios
+}
+
+/** POST /v1/scores of a full practice run: an answer at every one of the exam's 180 positions, in its first language. */
+async function scoresScenario (port: number, year: number): Promise<Scenario> {
+  const { languages } = await getJson(port, `/v1/exams/${year}`) as { languages: Array<{ value: string }> }
+  const answers = Object.fromEntries(Array.from({ length: 180 }, (_, at) => [String(at + 1), 'ABCDE'[(at * 7) % 5]!]))
+  const body = JSON.stringify({ year, ...(languages[0] === undefined ? {} : { language: languages[0].value }), answers })
+  return { name: 'scores (180 answers)', url: '/v1/scores', body, headers: { 'content-type': 'application/json' }, expectStatus: 200, json: true, singleQuestionShareTarget: 0.25 }
 }
 
 /**
@@ -534,9 +566,9 @@ async function capture (port: number, scenario: Scenario): Promise<Capture> {
 }
 
 async function captureOne (port: number, scenario: Scenario): Promise<Capture> {
-  const response = await getRaw(port, scenario.url, scenario.headers)
+  const response = await getRaw(port, scenario.url, scenario.headers, scenario.body)
   if (response.status !== scenario.expectStatus) {
-    throw new Error(`${scenario.name}: GET ${scenario.url} answered ${response.status}, expected ${scenario.expectStatus}`)
+    throw new Error(`${scenario.name}: ${scenario.body === undefined ? 'GET' : 'POST'} ${scenario.url} answered ${response.status}, expected ${scenario.expectStatus}`)
   }
   if (scenario.headers['accept-encoding'] === 'br' && response.headers['content-encoding'] !== 'br') {
     throw new Error(`${scenario.name}: expected a br-encoded answer, got ${response.headers['content-encoding'] ?? 'identity'}`)
@@ -640,6 +672,7 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
       connections: CONNECTIONS,
       durationSeconds,
       headers: scenario.headers,
+      body: scenario.body,
       paths: contender.keepsAnswers ? scenario.paths : pathsForCeiling,
       startAt: unrepeated ? sent[i] : 0
     }, contender.pinned)

@@ -7,6 +7,8 @@
  *   ?q=água&ano=2020&area=…&idioma=…&sem-imagens=1&sem-anuladas=1&pagina=2   search results
  *   ?prova=2020[&idioma=ingles]           one exam, its questions by area
  *   ?prova=2020&questao=12[&idioma=…]     one question
+ *   ?simulado[=2020]                      a practice run: choosing the exam, area and language
+ *   ?simulado=2020&area=…[&idioma=…]      a practice run of one area of an exam, then its score
  */
 
 export interface Filters {
@@ -24,6 +26,8 @@ export type View =
   | { kind: 'search', filters: Filters, page: number }
   | { kind: 'exam', year: number, language: string | undefined }
   | { kind: 'question', year: number, index: number, language: string | undefined }
+  | { kind: 'practice-setup', year: number | undefined }
+  | { kind: 'practice', year: number, discipline: string, language: string | undefined }
 
 export const NO_FILTERS: Filters = { q: '', year: undefined, discipline: undefined, language: undefined, withoutImages: false, withoutAnnulled: false }
 
@@ -46,6 +50,13 @@ export function viewOf (search: string): View {
   const query = new URLSearchParams(search)
   const year = positiveInteger(query.get('prova'))
   const language = slug(query.get('idioma'))
+  if (query.has('simulado')) {
+    const practiceYear = positiveInteger(query.get('simulado'))
+    const discipline = slug(query.get('area'))
+    return practiceYear === undefined || discipline === undefined
+      ? { kind: 'practice-setup', year: practiceYear }
+      : { kind: 'practice', year: practiceYear, discipline, language }
+  }
   if (year !== undefined) {
     const index = positiveInteger(query.get('questao'))
     return index === undefined ? { kind: 'exam', year, language } : { kind: 'question', year, index, language }
@@ -90,6 +101,14 @@ export function addressOf (view: View): string {
     case 'question':
       query.set('prova', String(view.year))
       query.set('questao', String(view.index))
+      if (view.language !== undefined) query.set('idioma', view.language)
+      break
+    case 'practice-setup':
+      query.set('simulado', view.year === undefined ? '' : String(view.year))
+      break
+    case 'practice':
+      query.set('simulado', String(view.year))
+      query.set('area', view.discipline)
       if (view.language !== undefined) query.set('idioma', view.language)
       break
   }

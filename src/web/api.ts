@@ -45,10 +45,10 @@ export function apiUrl (path: string, params: Params = {}): string {
   return search === '' ? path : `${path}?${search}`
 }
 
-async function getJson<T> (path: string, params: Params, signal: AbortSignal | undefined): Promise<T> {
+async function getJson<T> (path: string, params: Params, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<T> {
   let response: Response
   try {
-    response = await fetch(apiUrl(path, params), { signal, headers: { accept: 'application/json' } })
+    response = await fetch(apiUrl(path, params), { ...init, signal, headers: { accept: 'application/json', ...init.headers } })
   } catch (error) {
     if (signal?.aborted === true) throw error
     throw new ApiProblem(0, 'Sem resposta do servidor. Verifique a conexão e tente de novo.')
@@ -93,4 +93,33 @@ export function findQuestions (params: Params, signal?: AbortSignal): Promise<Qu
 
 export function drawRandomQuestion (params: Params, signal?: AbortSignal): Promise<RandomDraw> {
   return getJson<RandomDraw>('v1/questions/random', params, signal)
+}
+
+export function getQuestionPage (year: number, params: Params, signal?: AbortSignal): Promise<QuestionList> {
+  return getJson<QuestionList>(`v1/exams/${year}/questions`, params, signal)
+}
+
+/** Why a position of an area does not count toward its score (POST /v1/scores). */
+export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
+
+export interface AreaScore {
+  area: string
+  discipline: string
+  score: number
+  theta: number
+  standardError: number
+  correct: number
+  scored: number
+  leftOut: Array<{ index: number, reason: LeftOutReason }>
+}
+
+export interface ScoreAnswer {
+  year: number
+  method: string
+  areas: AreaScore[]
+}
+
+/** The scores of a practice run in the API's numbering (POST /v1/scores). */
+export function postScores (body: { year: number, language?: string | undefined, answers: Record<string, string> }, signal?: AbortSignal): Promise<ScoreAnswer> {
+  return getJson<ScoreAnswer>('v1/scores', {}, signal, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 }

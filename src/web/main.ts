@@ -5,6 +5,7 @@ import { examOptions } from './exam-options.ts'
 import { examScreen } from './exam-view.ts'
 import { savedScrollPosition, startNavigation } from './navigation.ts'
 import { questionScreen } from './question-view.ts'
+import { practiceScreen, practiceSetupScreen } from './practice-view.ts'
 import type { Screen } from './screen.ts'
 import { homeScreen, searchScreen } from './search-view.ts'
 
@@ -26,6 +27,8 @@ async function screenOf (view: View, signal: AbortSignal): Promise<Screen> {
     case 'search': return await searchScreen(options, view.filters, view.page, signal)
     case 'exam': return await examScreen(options, view.year, view.language, signal)
     case 'question': return await questionScreen(options, view.year, view.index, view.language, signal)
+    case 'practice-setup': return practiceSetupScreen(options, view.year)
+    case 'practice': return await practiceScreen(options, view.year, view.discipline, view.language, signal)
   }
 }
 

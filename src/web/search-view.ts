@@ -52,6 +52,7 @@ export function homeScreen (options: ExamOptions): Screen {
       h('h1', { tabindex: -1 }, 'Questões do ENEM'),
       h('p', { class: 'lead' }, `Busque, leia e pratique as questões das provas do ENEM${span}. Escolha uma alternativa e confira a resposta.`),
       searchForm(options, NO_FILTERS),
+      h('p', { class: 'practice-link' }, h('a', { href: addressOf({ kind: 'practice-setup', year: undefined }) }, 'Fazer um simulado'), ': responda às questões de uma área de uma prova e veja a nota calculada como o INEP calcula.'),
       examList(options)
     ]
   }

@@ -158,6 +158,7 @@ describe('POST /v1/scores refuses', () => {
       [{ year: 2023, answers: { 46: 'A' } }, /year 2023 has no item parameters/],
       [{ year: 2020, application: 'ppl', answers: {} }, /application "ppl"/],
       [{ year: 2020, language: 'ingles', answers: { 181: 'A' } }, /answers index 181 is outside the exam/],
+      [{ year: 2020, language: 'ingles', answers: { 0: 'A' } }, /answers index 0 is outside the exam/],
       [{ year: 2020, language: 'frances', answers: { 1: 'A' } }, /language "frances" is not one the 2020 exam offers/],
       [{ year: 2020, answers: { 1: 'A' } }, /language is required when linguagens is answered/]
     ]

@@ -99,11 +99,12 @@ const isLetter = (value: string | undefined): boolean => value !== undefined && 
 
 /**
  * The area's score from the answers (`answerAt(index)`: a letter, or anything else for a blank),
- * or null when none of the area's positions is answered: an area left wholly blank is not scored.
+ * or null when none of the area's positions is answered (an area left wholly blank is not
+ * scored) or none of its items counts (θ would be the prior's mean, a score of nothing).
  * A counted item left blank is wrong, as INEP counts it.
  */
 export function scoreArea (form: AreaForm, answerAt: (index: number) => string | undefined): AreaScore | null {
-  if (!form.answerable.some((index) => isLetter(answerAt(index)))) return null
+  if (form.indexes.length === 0 || !form.answerable.some((index) => isLetter(answerAt(index)))) return null
   const right = form.indexes.map((index, at) => answerAt(index) === form.keys[at])
   const { theta, standardError } = estimateAbility(form.curves, right)
   return {

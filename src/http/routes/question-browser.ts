@@ -134,6 +134,7 @@ function pageHtml (assets: { script: string, styles: string, icon: string }): st
           <ul>
             <li><a href="./">Início</a></li>
             <li><a href="./?q=">Buscar</a></li>
+            <li><a href="./?simulado=">Simulado</a></li>
             <li><a href="docs">API</a></li>
           </ul>
         </nav>

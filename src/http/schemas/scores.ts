@@ -19,8 +19,8 @@ const SHEET_EXAMPLE = { year: 2023, booklet: 1191, answers: 'CABBAEDCEB*ADCBEEDA
 /** 2019's blue LC booklet in the microdata's 50-character form: the English five, the Spanish five (`99999`: not taken), the forty common. */
 const WIDE_SHEET_EXAMPLE = { year: 2019, booklet: 511, language: 'ingles', answers: 'ABDCE99999BCADEEBCDAACBDEDBCAEBCDEABCDEABDCEABCDEA' }
 
-/** A question index as a key of `answers`: a decimal integer from 1, no leading zero. */
-const INDEX_KEY = /^[1-9][0-9]{0,5}$/
+/** A question index as a key of `answers`: a decimal integer, no leading zero (0 is well formed, and outside every exam: 422). */
+const INDEX_KEY = /^(?:0|[1-9][0-9]{0,5})$/
 
 /** The request body's examples for the document, by name. */
 export const SCORE_REQUEST_EXAMPLES = {

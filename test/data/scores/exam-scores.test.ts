@@ -67,10 +67,12 @@ test('an area none of whose questions is answered is absent, and a blank questio
   const year = FULL_DATA_DIR === undefined ? 2020 : 2023
   const empty = scored(scorer.score({ year, answers: {} }))
   assert.deepEqual(empty.areas, [])
-  const mt = examIndexOf(year, 'MT', 1)
-  const one = scored(scorer.score({ year, answers: { [mt]: 'A' } }))
-  assert.deepEqual(one.areas.map((area) => area.area), ['MT'])
+  // The sample's 2020 exam has item parameters at a few linguagens positions only (8 among them).
+  const [area, index] = FULL_DATA_DIR === undefined ? ['LC', 8] as const : ['MT', examIndexOf(year, 'MT', 1)] as const
+  const one = scored(scorer.score({ year, language: 'ingles', answers: { [index]: 'A' } }))
+  assert.deepEqual(one.areas.map((entry) => entry.area), [area])
   assert.ok(one.areas[0]!.correct <= 1)
+  assert.ok(one.areas[0]!.scored > 1, 'the blanks count')
 })
 
 test('the other language\'s questions never count: the score of a view reads only its own records', async () => {

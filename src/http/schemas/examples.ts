@@ -1,6 +1,6 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
 import { SOURCE_FILE_PREFIX } from '../../data/load-dataset.ts'
-import { errorBody, type ErrorBody, type ErrorStatus } from '../errors.ts'
+import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
 import { LIMIT_MAX } from './parameters.ts'
 import { endpointUrl } from '../endpoints.ts'
 import { BULK_READS } from '../plugins/rate-limit.ts'

@@ -1,5 +1,5 @@
 import type { Endpoint } from './endpoints.ts'
-import type { ErrorCode } from './errors.ts'
+import type { ErrorCode } from './error-codes.ts'
 import { grammarOf, rangeOfParameter } from './schemas/parameters.ts'
 
 /**

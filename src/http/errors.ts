@@ -1,28 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { grammarOfParameter } from './schemas/parameters.ts'
+import { ERROR_CODES, errorBody, type ErrorCode, type ErrorStatus } from './error-codes.ts'
 
-/** The contract's error codes by HTTP status (the README's "Errors" table). */
-export const ERROR_CODES = {
-  400: 'bad_request',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  413: 'payload_too_large',
-  414: 'uri_too_long',
-  415: 'unsupported_media_type',
-  422: 'unprocessable_entity',
-  429: 'rate_limit_exceeded',
-  431: 'request_header_fields_too_large',
-  500: 'internal_server_error',
-  503: 'service_unavailable'
-} as const
-
-export type ErrorStatus = keyof typeof ERROR_CODES
-export type ErrorCode = typeof ERROR_CODES[ErrorStatus]
-
-/** Path of the reference page's anchor for a code, e.g. `/docs#errors-not-found`. */
-export function docPathFor (code: ErrorCode): string {
-  return `/docs#errors-${code.replaceAll('_', '-')}`
-}
+export { ERROR_CODES, docPathFor, errorBody, type ErrorBody, type ErrorCode, type ErrorStatus } from './error-codes.ts'
 
 /** The one error type of the HTTP layer: whatever throws it gets the contract's error body. */
 export class ApiError extends Error {
@@ -48,15 +28,6 @@ export class ApiError extends Error {
 export function methodNotAllowed (method: string, allowedMethods: readonly string[]): ApiError {
   const allow = allowedMethods.join(', ')
   return new ApiError(405, `Method ${method} is not allowed; use ${allow}`, { allow })
-}
-
-export interface ErrorBody {
-  error: { code: ErrorCode, message: string, docUrl: string }
-}
-
-export function errorBody (publicUrl: string, statusCode: ErrorStatus, message: string): ErrorBody {
-  const code = ERROR_CODES[statusCode]
-  return { error: { code, message, docUrl: `${publicUrl}${docPathFor(code)}` } }
 }
 
 /** Longest rendering of a request value in an error message, in UTF-16 units. */

@@ -260,7 +260,7 @@ test('both paths draw on one quota per client, and past it refuse with the same 
   assert.equal(counted.fastifySaw(), before, 'refused on the fast path')
   assert.equal(refused.statusCode, 429)
   assert.equal(refused.json().error.code, 'rate_limit_exceeded')
-  assert.match(refused.json().error.message, /^Too many requests: at most 3 per 60 seconds from one client; retry in \d+ s$/)
+  assert.match(refused.json().error.message, /^Too many requests: at most 3 per 60 seconds from one client; retry in \d+ s\. To read every question, download \/v1\/export\/questions\.jsonl/)
   assert.match(String(refused.headers['retry-after']), /^\d+$/)
   assert.equal(refused.headers['ratelimit-remaining'], '0')
   // The same refusal from Fastify's limiter, byte for byte (the error text names the same second).

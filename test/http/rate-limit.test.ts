@@ -41,7 +41,7 @@ test('every counted answer carries RateLimit-Limit/-Remaining/-Reset, errors inc
   assert.deepEqual(Object.keys(body.error).sort(), ['code', 'docUrl', 'message'])
   assert.equal(body.error.code, 'rate_limit_exceeded')
   assert.equal(body.error.docUrl, 'http://api.test/docs#errors-rate-limit-exceeded')
-  assert.equal(body.error.message, 'Too many requests: at most 6 per 60 seconds from one client; retry in 60 s')
+  assert.equal(body.error.message, 'Too many requests: at most 6 per 60 seconds from one client; retry in 60 s. To read every question, download /v1/export/questions.jsonl (one request) instead of paging.')
 })
 
 test('one quota per client across all exam routes; the window ends and a fresh one begins', async (t) => {

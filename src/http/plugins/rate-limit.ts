@@ -5,7 +5,11 @@ import type { Redis, Result } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 import { rateLimitKey, validAddressOr } from '../server/client-address.ts'
 import { ApiError } from '../errors.ts'
+import { endpointUrl } from '../endpoints.ts'
 import { REDIS_BREAKER, RedisBreaker, connectRedis, isRedisTimeout, type RedisBreakerSettings, type RedisOutageLog } from './redis.ts'
+
+/** Where a 429 sends a client that reads everything: bulk clients that page until refused turn 429s into holes in their data. */
+export const BULK_READS = `To read every question, download ${endpointUrl('exportQuestions')} (one request) instead of paging.`
 
 /**
  * Most clients whose counters the in-memory store keeps (least recently seen are dropped first).
@@ -183,7 +187,7 @@ export class RequestCounter {
    */
   refusal (resetSeconds: number): ApiError {
     const seconds = Math.max(1, resetSeconds)
-    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s`,
+    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s. ${BULK_READS}`,
       { 'retry-after': String(seconds) })
   }
 

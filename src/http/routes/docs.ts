@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { ApiError } from '../errors.ts'
 import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
 import { API_BASE } from '../endpoints.ts'
-import { IMMUTABLE_CACHE_CONTROL, JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { fingerprintedName, pageWithAssetsRoutes, type PageWithAssets } from './page-with-assets.ts'
 
 export interface DocsRoutesOptions {
   /** Base of the public addresses: "try it" requests go there, so the page's CSP allows it. */
@@ -12,9 +12,6 @@ export interface DocsRoutesOptions {
 /** The document's addresses (the predecessor served it at /v1; /v1/openapi.json is the usual name). */
 export const OPENAPI_PATHS = [API_BASE, `${API_BASE}/openapi.json`] as const
 export const DOCS_PATH = '/docs'
-
-/** The page itself is tiny and names the current assets: always revalidate it (cheap, by ETag). */
-const PAGE_CACHE_CONTROL = 'no-cache'
 
 /** Scalar's name for our document; it heads the id of every entry of the page (not the URL). */
 const SCALAR_DOCUMENT_SLUG = 'enem-api'
@@ -144,11 +141,6 @@ function pageHtml (bundlePath: string, initPath: string): string {
 `
 }
 
-/** A short content hash for asset names. */
-function fingerprint (body: PreparedBody): string {
-  return body.etag.slice(1, 13).replace(/[^A-Za-z0-9]/g, '0')
-}
-
 /**
  * GET /v1 and /v1/openapi.json (the OpenAPI document, serialized once) and GET /docs (the
  * interactive reference built from it, with its assets served from our own dependencies).
@@ -168,45 +160,23 @@ export async function docsRoutes (app: FastifyInstance, { publicUrl }: DocsRoute
   }
   for (const url of OPENAPI_PATHS) app.get(url, { schema: { hide: true } }, sendDocument)
 
-  const securityPolicy = pageSecurityPolicy(publicUrl)
-  let docsAssets: Promise<DocsAssets> | undefined
-  const loadDocsAssets = () => {
-    docsAssets ??= buildDocsAssets().catch((error: unknown) => {
-      // Let the next visit try again rather than remember a failure for the life of the process.
-      docsAssets = undefined
-      throw error
-    })
-    return docsAssets
-  }
-
-  app.get(DOCS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    // `/docs/` is routed here too; its relative asset addresses would point one level too deep.
-    if (request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`../${DOCS_PATH.slice(1)}`, 301)
-    const { page } = await loadDocsAssets()
-    reply.header('content-security-policy', securityPolicy)
-    return sendPrepared(request, reply.header('cache-control', PAGE_CACHE_CONTROL), page)
+  pageWithAssetsRoutes(app, {
+    pagePath: DOCS_PATH,
+    assetsPath: `${DOCS_PATH}/assets`,
+    load: buildDocsAssets,
+    pageHeaders: { 'content-security-policy': pageSecurityPolicy(publicUrl) },
+    redirectTrailingSlash: true
   })
-  app.get<{ Params: { name: string } }>(`${DOCS_PATH}/assets/:name`, { schema: { hide: true } }, async (request, reply) => {
-    const asset = (await loadDocsAssets()).assets.get(request.params.name)
-    if (asset === undefined) throw new ApiError(404, `No asset ${JSON.stringify(request.params.name.slice(0, 60))}`)
-    return sendPrepared(request, reply.header('cache-control', IMMUTABLE_CACHE_CONTROL), asset)
-  })
-}
-
-interface DocsAssets {
-  page: PreparedBody
-  /** Fingerprinted asset names (under /docs/assets/) and their bodies. */
-  assets: ReadonlyMap<string, PreparedBody>
 }
 
 /** The page and its assets, built on the first visit: most API servers never serve /docs. */
-async function buildDocsAssets (): Promise<DocsAssets> {
+async function buildDocsAssets (): Promise<PageWithAssets> {
   // Bundles served once per process: compressing megabytes of JavaScript at the best ratio would
   // cost seconds on the first visit, the fast level costs a fraction of that.
   const bundle = new PreparedBody(await loadScalarBundle(), { contentType: 'application/javascript; charset=utf-8', effort: 'fast' })
   const init = new PreparedBody(Buffer.from(scalarInitScript()), { contentType: 'application/javascript; charset=utf-8' })
-  const bundleName = `scalar.${fingerprint(bundle)}.js`
-  const initName = `init.${fingerprint(init)}.js`
+  const bundleName = fingerprintedName('scalar', 'js', bundle)
+  const initName = fingerprintedName('init', 'js', init)
   const page = new PreparedBody(
     Buffer.from(pageHtml(`${DOCS_PATH}/assets/${bundleName}`, `${DOCS_PATH}/assets/${initName}`)),
     { contentType: 'text/html; charset=utf-8' })

@@ -3,9 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { ApiError, describeValue } from '../errors.ts'
-import { IMMUTABLE_CACHE_CONTROL } from '../response-headers.ts'
-import { PreparedBody, sendPrepared } from '../answers/prepared-body.ts'
+import { PreparedBody } from '../answers/prepared-body.ts'
+import { fingerprintedName, pageWithAssetsRoutes, type PageWithAssets } from './page-with-assets.ts'
 import { DATA_PROVENANCE_PAGE_HTML } from '../data-provenance.ts'
 
 /*
@@ -29,9 +28,6 @@ export interface QuestionBrowserOptions {
 
 export const QUESTION_BROWSER_PATH = '/'
 export const QUESTION_BROWSER_ASSETS_PATH = '/assets'
-
-/** The shell names the current assets: always revalidate it (cheap, by ETag). */
-const PAGE_CACHE_CONTROL = 'no-cache'
 
 /** The client's files, as esbuild writes them (names inside dist/web/). */
 const CLIENT_SCRIPT_FILE = 'question-browser.js'
@@ -154,19 +150,8 @@ function pageHtml (assets: { script: string, styles: string, icon: string }): st
 `
 }
 
-/** A short content hash for asset names. */
-function fingerprint (body: PreparedBody): string {
-  return body.etag.slice(1, 13).replace(/[^A-Za-z0-9]/g, '0')
-}
-
-interface PageAssets {
-  page: PreparedBody
-  /** Fingerprinted asset names (under /assets/) and their bodies. */
-  assets: ReadonlyMap<string, PreparedBody>
-}
-
-function pageAssets ({ script, styles }: ClientFiles): PageAssets {
-  const named = (extension: string, body: PreparedBody): [string, PreparedBody] => [`question-browser.${fingerprint(body)}.${extension}`, body]
+function pageAssets ({ script, styles }: ClientFiles): PageWithAssets {
+  const named = (extension: string, body: PreparedBody): [string, PreparedBody] => [fingerprintedName('question-browser', extension, body), body]
   const assets = new Map([
     named('js', new PreparedBody(script, { contentType: 'application/javascript; charset=utf-8' })),
     named('css', new PreparedBody(styles, { contentType: 'text/css; charset=utf-8' })),
@@ -181,25 +166,12 @@ function pageAssets ({ script, styles }: ClientFiles): PageAssets {
 
 /** GET / (the page) and GET /assets/:name (its script, stylesheet and icon). Hidden from the OpenAPI document. */
 export async function questionBrowserRoutes (app: FastifyInstance, { publicUrl }: QuestionBrowserOptions): Promise<void> {
-  const securityPolicy = questionBrowserSecurityPolicy(publicUrl)
-  let assets: Promise<PageAssets> | undefined = RUNNING_FROM_SOURCE ? undefined : Promise.resolve(pageAssets(readPrebuiltClient()))
-  const loadAssets = () => {
-    assets ??= buildQuestionBrowserClient().then(pageAssets).catch((error: unknown) => {
-      // Let the next visit try again rather than remember a failure for the life of the process.
-      assets = undefined
-      throw error
-    })
-    return assets
-  }
-
-  app.get(QUESTION_BROWSER_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const { page } = await loadAssets()
-    reply.header('content-security-policy', securityPolicy).header('referrer-policy', 'same-origin')
-    return sendPrepared(request, reply.header('cache-control', PAGE_CACHE_CONTROL), page)
-  })
-  app.get<{ Params: { name: string } }>(`${QUESTION_BROWSER_ASSETS_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
-    const asset = (await loadAssets()).assets.get(request.params.name)
-    if (asset === undefined) throw new ApiError(404, `No asset ${describeValue(request.params.name.slice(0, 60))}`)
-    return sendPrepared(request, reply.header('cache-control', IMMUTABLE_CACHE_CONTROL), asset)
+  // From the bundle, the prebuilt client is read now: a bundle without it refuses to start.
+  const prebuilt = RUNNING_FROM_SOURCE ? undefined : pageAssets(readPrebuiltClient())
+  pageWithAssetsRoutes(app, {
+    pagePath: QUESTION_BROWSER_PATH,
+    assetsPath: QUESTION_BROWSER_ASSETS_PATH,
+    load: prebuilt === undefined ? () => buildQuestionBrowserClient().then(pageAssets) : () => Promise.resolve(prebuilt),
+    pageHeaders: { 'content-security-policy': questionBrowserSecurityPolicy(publicUrl), 'referrer-policy': 'same-origin' }
   })
 }

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ErrorStatus } from '../errors.ts'
+import { ERROR_CODES, type ErrorCode, type ErrorStatus } from '../error-codes.ts'
 import { ErrorSchema } from './responses.ts'
 
 /**

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { ExamSummarySchema, QuestionSchema, QuestionSummarySchema } from '../../data/record-schemas.ts'
-import { ERROR_CODES } from '../errors.ts'
+import { ERROR_CODES } from '../error-codes.ts'
 import { LIMIT_MAX } from './parameters.ts'
 
 export const ExamListSchema = Type.Array(ExamSummarySchema, { description: 'Every exam, newest year first' })

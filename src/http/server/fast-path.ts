@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
-import type { TSchema } from 'typebox'
 import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from './client-address.ts'
-import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpoints.ts'
+import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RepeatFilter } from '../answers/repeat-filter.ts'
-import { accessLogEntry, nextRequestId } from '../plugins/request-logging.ts'
+import { accessLogEntry, nextRequestId } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
 import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
@@ -57,81 +57,6 @@ type Fallback = (request: IncomingMessage, response: ServerResponse) => void
  */
 export const FAST_PATH_MAX_TARGET = 1024
 const API_PREFIX = `${API_BASE}/`
-/** Names of unknown parameters it ignores as the routes do (cache-busters); anything odder goes to Fastify. */
-const PLAIN_NAME = /^[A-Za-z0-9_.-]+$/
-
-/** How the fast path checks one parameter value: its schema's own pattern and length bounds. */
-interface Grammar {
-  readonly pattern: RegExp
-  readonly minLength: number
-  readonly maxLength: number
-}
-
-/** One segment of an endpoint's path: a literal, or the name and grammar of a path parameter (one shape for both, so the matcher's reads stay monomorphic). */
-interface Segment {
-  readonly literal: string | null
-  readonly name: string
-  readonly grammar: Grammar | null
-}
-
-/** One endpoint as the fast path matches it. */
-interface Matcher {
-  readonly endpoint: Endpoint
-  /** Segments of the path after API_BASE: a literal, or the name and grammar of a path parameter. */
-  readonly segments: readonly Segment[]
-  /** Query parameters by name: their grammar, or null when the schema gives none the fast path can check. */
-  readonly query: ReadonlyMap<string, Grammar | null>
-}
-
-/** The grammar of a string schema with a pattern; undefined for anything else. */
-function grammarOf (schema: TSchema): Grammar | undefined {
-  const { type, pattern, minLength, maxLength } = schema as { type?: unknown, pattern?: unknown, minLength?: unknown, maxLength?: unknown }
-  if (type !== 'string' || typeof pattern !== 'string') return undefined
-  return {
-    pattern: new RegExp(pattern),
-    minLength: typeof minLength === 'number' ? minLength : 0,
-    maxLength: typeof maxLength === 'number' ? maxLength : Number.POSITIVE_INFINITY
-  }
-}
-
-function accepts (grammar: Grammar, value: string): boolean {
-  return value.length >= grammar.minLength && value.length <= grammar.maxLength && grammar.pattern.test(value)
-}
-
-/**
- * The table as the fast path matches it, by number of path segments; an endpoint with a path
- * parameter it cannot check is left to Fastify altogether. Endpoints with more literal segments
- * come first, as Fastify's router prefers a static segment to a parameter.
- */
-function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Matcher[]> {
-  const byCount = new Map<number, Matcher[]>()
-  for (const endpoint of endpoints) {
-    // A POST endpoint reads a body: Fastify answers it (and the 405 of a GET on its path).
-    if (endpoint.method !== 'GET') continue
-    const segments: Segment[] = []
-    let checkable = true
-    for (const part of endpoint.path.slice(1).split('/')) {
-      if (!part.startsWith(':')) {
-        segments.push({ literal: part, name: '', grammar: null })
-        continue
-      }
-      const name = part.slice(1)
-      const schema = endpoint.params.properties[name]
-      const grammar = schema === undefined ? undefined : grammarOf(schema)
-      if (grammar === undefined) checkable = false
-      else segments.push({ literal: null, name, grammar })
-    }
-    if (!checkable) continue
-    const query = new Map(Object.entries(endpoint.querystring.properties).map(([name, schema]) => [name, grammarOf(schema) ?? null]))
-    const list = byCount.get(segments.length) ?? []
-    list.push({ endpoint, segments, query })
-    byCount.set(segments.length, list)
-  }
-  const literals = (matcher: Matcher) => matcher.segments.filter((segment) => segment.literal !== null).length
-  for (const list of byCount.values()) list.sort((a, b) => literals(b) - literals(a))
-  return byCount
-}
-
 /** Bytes of the answers kept by URL (bodies counted whole, though most are shared with the answers' caches). */
 const ANSWERS_BY_URL_BYTES = 16 * 1024 * 1024
 
@@ -149,7 +74,7 @@ const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(
 
 export class FastPath {
   readonly #sources: AnswerSources
-  readonly #matchers: ReadonlyMap<number, readonly Matcher[]>
+  readonly #matcher: EndpointMatcher
   readonly #publicUrl: string
   readonly #trustProxy: TrustProxy
   readonly #requestCounter: RequestCounter | undefined
@@ -179,7 +104,7 @@ export class FastPath {
 
   constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
     this.#sources = sources
-    this.#matchers = matchersBySegmentCount(endpoints)
+    this.#matcher = new EndpointMatcher(endpoints)
     this.#publicUrl = publicUrl
     this.#trustProxy = trustProxy
     this.#requestCounter = requestCounter
@@ -303,91 +228,19 @@ export class FastPath {
     const known = this.#answersByUrl.get(url)
     if (known !== undefined) return known
 
-    const queryStart = url.indexOf('?')
-    const path = queryStart === -1 ? url : url.slice(0, queryStart)
-    const query = queryStart === -1 ? '' : url.slice(queryStart + 1)
-    // A trailing slash names the same resource, as Fastify's router is told (ignoreTrailingSlash).
-    const trimmed = path.length > API_PREFIX.length && path.endsWith('/') ? path.slice(API_PREFIX.length, -1) : path.slice(API_PREFIX.length)
-    const segments = trimmed.split('/')
-    const candidates = this.#matchers.get(segments.length)
-    if (candidates === undefined) return undefined
-    for (const matcher of candidates) {
-      const params = matchPath(matcher, segments)
-      if (params === undefined) continue
-      const values = parseQuery(query, matcher.query)
-      if (values === undefined) return undefined
-      try {
-        const body = matcher.endpoint.answer(this.#sources, params, values, undefined)
-        // The same address always gets the same body, but for one never reused (an unseeded draw);
-        // it is kept from the second request on (most searches come once).
-        if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)
-        return body
-      } catch (error) {
-        // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
-        // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
-        return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, this.#errorAnswer(error)) : undefined
-      }
+    const match = this.#matcher.match(url.slice(API_BASE.length))
+    if (match === undefined) return undefined
+    try {
+      const body = match.endpoint.answer(this.#sources, match.params, match.query, undefined)
+      // The same address always gets the same body, but for one never reused (an unseeded draw);
+      // it is kept from the second request on (most searches come once).
+      if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)
+      return body
+    } catch (error) {
+      // A 404 or 422 of well-formed values is answered here, from the error handler's own errorBody;
+      // anything unforeseen goes to Fastify, whose error handler logs it and answers 500.
+      return error instanceof ApiError && error.statusCode < 500 ? this.#rememberError(url, this.#errorAnswer(error)) : undefined
     }
-    return undefined
-  }
-}
-
-/**
- * The path parameters of a request whose segments are this endpoint's: literals equal, every
- * parameter within its grammar; undefined otherwise (a value off the grammar is Fastify's 400).
- */
-function matchPath (matcher: Matcher, segments: readonly string[]): ParameterValues | undefined {
-  let params: Record<string, string> | undefined
-  for (let position = 0; position < segments.length; position++) {
-    const expected = matcher.segments[position]!
-    const segment = segments[position]!
-    if (expected.literal !== null) {
-      if (segment !== expected.literal) return undefined
-    } else {
-      if (!accepts(expected.grammar!, segment)) return undefined
-      params ??= {}
-      params[expected.name] = segment
-    }
-  }
-  return params ?? NO_VALUES
-}
-
-const NO_VALUES: ParameterValues = Object.freeze({})
-
-/**
- * The known parameters of a query string when every one follows its grammar and appears at most
- * once; undefined otherwise (the request then goes to Fastify, whose schema validation has the
- * last word). Values are decoded as Fastify's query parser decodes them (`+` is a space, then
- * percent-decoding); a name that needs decoding, or a value that cannot be decoded, goes to
- * Fastify. Unknown parameters with plain names are ignored, as the routes do; a known one whose
- * schema gives no pattern (grammar null) sends the request to Fastify.
- */
-function parseQuery (query: string, known: ReadonlyMap<string, Grammar | null>): ParameterValues | undefined {
-  const values: Record<string, string> = {}
-  if (query === '') return values
-  for (const pair of query.split('&')) {
-    const equals = pair.indexOf('=')
-    const name = equals === -1 ? pair : pair.slice(0, equals)
-    const grammar = known.get(name)
-    if (grammar === undefined) {
-      if (!PLAIN_NAME.test(name)) return undefined
-      continue
-    }
-    if (grammar === null || equals === -1 || Object.hasOwn(values, name)) return undefined
-    const value = decodeValue(pair.slice(equals + 1))
-    if (value === undefined || !accepts(grammar, value)) return undefined
-    values[name] = value
-  }
-  return values
-}
-
-/** A query value as Fastify's parser gives it, or undefined when it is malformed. */
-function decodeValue (raw: string): string | undefined {
-  if (!raw.includes('%') && !raw.includes('+')) return raw
-  try {
-    return decodeURIComponent(raw.replaceAll('+', ' '))
-  } catch {
-    return undefined
   }
 }
 

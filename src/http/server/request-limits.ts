@@ -5,7 +5,7 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import type { Config } from '../../config.ts'
 import { ApiError, errorBody, methodNotAllowed, sendError, type ErrorStatus } from '../errors.ts'
 import { ERROR_ANSWER_HEADERS } from '../response-headers.ts'
-import { logRequest } from '../plugins/request-logging.ts'
+import { logRequest } from '../access-log.ts'
 
 /**
  * How long a client may take, at the socket level. Exported so tests can shorten them; the

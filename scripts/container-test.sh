@@ -1,85 +1,34 @@
 #!/usr/bin/env bash
 # Builds the container image (Dockerfile) with podman and checks it on a dataset: /readyz, a
 # question, one of its images, a 429 through the image's rate limit, the image's HEALTHCHECK
-# command, the `node` user, no dev tool in the image, a clean stop on SIGTERM; then, with no
-# dataset mounted, that it serves the built-in sample. Used by .ci/run; run it by hand the same way:
+# command, the `node` user, no dev tool in the image, the data check its start log names, a clean
+# stop on SIGTERM; then, with no dataset mounted, that it serves the built-in sample. It removes
+# the images it built when it ends. Used by .ci/run; run it by hand the same way:
 #
 #   scripts/container-test.sh /path/to/enem-data
 #
-# No image registry is reachable here, so the Node base image is made locally: a Debian bookworm
-# root file system (mmdebstrap) plus this machine's own Node, npm and CA certificates, with the
-# `node` user the official image has. Users build on the official image (the Dockerfile's default NODE_IMAGE).
-# Every container runs with the host's network and on loopback only (this sandbox refuses crun,
-# cgroup limits and the default ulimits, hence the flags below).
+# Podman, the local base images and the sandbox's flags: scripts/podman-base.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DATA_DIR="$(cd "${1:-${ENEM_DATA_DIR:-data/sample}}" && pwd)"
-NODE_VERSION="$(node --version)"
-DEBIAN_IMAGE=localhost/enem-debian-bookworm:base
-NODE_IMAGE="localhost/enem-node:${NODE_VERSION#v}"
+source scripts/podman-base.sh
 APP_IMAGE=localhost/enem-api:test
 CONTAINER="enem-api-test-$$"
-PODMAN_RUN_FLAGS=(--runtime runc --network host --ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
 WORK="$(mktemp -d)"
-started=$SECONDS
 
-# Podman schedules HEALTHCHECKs with systemd timers, which this sandbox lacks; it says so on every
-# run and stop. The check itself is run below with `podman healthcheck run`.
-quiet_systemd () { grep -v 'unable to get systemd connection' >&2 || true; }
-step () { printf '[container-test %3ss] %s\n' "$((SECONDS - started))" "$*"; }
 images_before_build=""
 cleanup () {
   # One at a time: podman 4.3 stops at a name that is already gone.
   for name in "$CONTAINER" "$CONTAINER-sample"; do podman rm -f "$name" >/dev/null 2>&1 || true; done
   # Every image the build made (the app image, the build stage's, their cached layers: over 500 MB
-  # a run). The two base images ($DEBIAN_IMAGE, $NODE_IMAGE) stay, a cache for the next run:
-  # `podman rmi` them by name to take their space back.
-  if [ -n "$images_before_build" ]; then
-    podman rmi -f "$APP_IMAGE" >/dev/null 2>&1 || true
-    for _ in 1 2 3; do
-      new_images="$(podman images -a -q --no-trunc | sort -u | comm -13 "$images_before_build" -)"
-      [ -z "$new_images" ] && break
-      # Children before parents: what cannot go yet goes on the next round.
-      for image in $new_images; do podman rmi -f "$image" >/dev/null 2>&1 || true; done
-    done
-  fi
+  # a run); the base images stay (scripts/podman-base.sh).
+  [ -z "$images_before_build" ] || remove_images_made_since "$images_before_build" "$APP_IMAGE"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-for tool in podman runc mmdebstrap; do
-  command -v "$tool" >/dev/null || { echo "container-test: $tool is not installed (apt-get install podman runc mmdebstrap)" >&2; exit 1; }
-done
-
-if ! podman image exists "$DEBIAN_IMAGE"; then
-  step "making a Debian bookworm base with mmdebstrap"
-  mmdebstrap --quiet --variant=apt bookworm "$WORK/debian.tar"
-  podman import --quiet "$WORK/debian.tar" "$DEBIAN_IMAGE" >/dev/null
-  rm -f "$WORK/debian.tar"
-fi
-
-if ! podman image exists "$NODE_IMAGE"; then
-  step "adding this machine's Node $NODE_VERSION to it"
-  node_bin="$(command -v node)"
-  npm_dir="$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)"
-  mkdir -p "$WORK/node-base"
-  cp "$node_bin" "$WORK/node-base/node"
-  cp -r "$npm_dir" "$WORK/node-base/npm"
-  # This machine's trust store too: the registry may be reached through a TLS proxy it trusts.
-  cp /etc/ssl/certs/ca-certificates.crt "$WORK/node-base/ca-certificates.crt"
-  cat > "$WORK/node-base/Containerfile" <<CONTAINERFILE
-FROM $DEBIAN_IMAGE
-COPY node /usr/local/bin/node
-COPY npm /usr/local/lib/node_modules/npm
-COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
-ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
-RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
- && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \
- && groupadd --gid 1000 node && useradd --uid 1000 --gid node --create-home node
-CONTAINERFILE
-  podman build --quiet "${PODMAN_RUN_FLAGS[@]}" -t "$NODE_IMAGE" "$WORK/node-base" >/dev/null
-fi
+ensure_base_images "$WORK"
 
 images_before_build="$WORK/images-before-build"
 podman images -a -q --no-trunc | sort -u > "$images_before_build"

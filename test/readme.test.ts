@@ -2,6 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { API_BASE, ENDPOINTS } from '../src/http/endpoints.ts'
+import type { InjectOptions } from 'fastify'
 import { build, FULL_DATA_DIR } from './helper.ts'
 
 /*
@@ -22,16 +23,21 @@ interface Example {
   jqField?: string
   /** `# saves <name>`: the file name curl -OJ gives the download. */
   savesAs?: string
+  /** `-d '<json>'`: the JSON body of a POST. */
+  body?: string
 }
 
 function readmeExamples (): Example[] {
   const examples: Example[] = []
   for (const block of README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)) {
-    const lines = block[1]!.split('\n')
+    // A command continued with a backslash is one line.
+    const lines = block[1]!.replace(/\\\n\s*/g, '').split('\n')
     lines.forEach((line, i) => {
       const url = /curl [^']*'(http:\/\/localhost:3000[^']*)'|curl (?:-\S+ )*(http:\/\/localhost:3000\S*)/.exec(line)
       if (url === null) return
       const example: Example = { line, path: (url[1] ?? url[2]!).slice(README_ORIGIN.length) }
+      const data = / -d '([^']*)'/.exec(line)
+      if (data !== null) example.body = data[1]
       const next = lines[i + 1]
       if (line.startsWith('$ ') && next !== undefined && next !== '' && !next.startsWith('$ ')) example.shown = next
       const jq = /\| jq \.(\w+)\s*$/.exec(line)
@@ -45,6 +51,13 @@ function readmeExamples (): Example[] {
 }
 
 const EXAMPLES = readmeExamples()
+
+/** The request an example's curl sends: a GET, or a POST of its JSON body. */
+function requestOf (example: Example): InjectOptions {
+  return example.body === undefined
+    ? { method: 'GET', url: example.path }
+    : { method: 'POST', url: example.path, headers: { 'content-type': 'application/json' }, payload: example.body }
+}
 
 test('the README has curl examples of every endpoint of the table', () => {
   for (const endpoint of ENDPOINTS) {
@@ -61,7 +74,7 @@ for (const [name, dataDir] of DATASETS) {
     const server = await build({ after }, { PUBLIC_URL: README_ORIGIN, ...(dataDir === undefined ? {} : { ENEM_DATA_DIR: dataDir }) })
     for (const example of EXAMPLES) {
       test(example.line, async () => {
-        const answer = await server.request(example.path)
+        const answer = await server.request(requestOf(example))
         if (example.shown !== undefined) {
           // The outputs shown are the sample's (what `npm start` serves); on the full dataset the shape must hold.
           const shown = JSON.parse(example.shown) as Record<string, unknown>
@@ -90,7 +103,7 @@ for (const [name, dataDir] of DATASETS) {
 test('the README\'s rate-limit row names every endpoint of the table, all of which are limited', async (t) => {
   const limited = await build(t, { PUBLIC_URL: README_ORIGIN, RATE_LIMIT_MAX: '100' })
   for (const example of EXAMPLES) {
-    const answer = await limited.request(example.path)
+    const answer = await limited.request(requestOf(example))
     assert.equal(answer.headers['ratelimit-limit'], '100', `${example.path} is counted`)
   }
   const row = README.split('\n').find((line) => line.startsWith('| `RATE_LIMIT_MAX` | `600` | Requests per window per client address'))

@@ -11,6 +11,7 @@
  * Layout:
  *   exams.json                                       exam summaries, newest year first
  *   official/<year>.json, official/corrections.json  the sample's own official data (below)
+ *   official/inep/itens-prova/ITENS_PROVA_2016.csv   the invented INEP item file 2016's table is made from
  *   <year>/details.json                              summary + questions[] ({title, index, discipline, language})
  *   <year>/questions/<index>[-<language>]/details.json
  *   <year>/questions/<dir>/<uuid>.<ext>              files of that question
@@ -27,6 +28,16 @@
  *   - 10: one PNG in context and files (0a1b2c3d-0000-4000-8000-000000000001.png).
  *   - 11: text-only context, files []; every alternative has text null and a PNG
  *         file (A..E = 0a1b2c3d-0000-4000-8000-000000000002.png .. ...006.png).
+ *
+ * ENEM 2016 — languages [espanhol, ingles] ; 32 records, official data from an invented INEP item file.
+ *   91–95 in both languages (linguagens), but 93 is espanhol plus a null-language record in English;
+ *   null-language 96–105 linguagens and 136–147 matematica.
+ *   official/inep/itens-prova/ITENS_PROVA_2016.csv (invented, INEP's columns): linguagens booklets
+ *   9299 AZUL and 9300 AMARELO of one order, keyed like the records but at 100; mathematics booklet
+ *   9303 AZUL, agreeing with half of 136–147. official/2016.json and 2016's corrections rows are what
+ *   the import makes of it (src/data/official/official-sources.ts, officialYearFromItems): booklet
+ *   9299 for LC (9300 the same order), none for MT (those records keep inep null), 93 labelled ingles
+ *   (its sibling is espanhol), 100's key corrected.
  *
  * ENEM 2020 — languages [espanhol, ingles] ; 26 records (21 in the espanhol view).
  *   1–5 in both languages (folders 1-espanhol, 1-ingles, …, 5-ingles; linguagens),
@@ -65,7 +76,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, parse, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import type { CorrectionsFile, OfficialPosition, OfficialYear } from '../data/official/official-table.ts'
-import { formatTable } from '../data/official/official-sources.ts'
+import { formatTable, officialYearFromItems } from '../data/official/official-sources.ts'
+import { officialTable } from '../data/official/official-table.ts'
+import { proposeCorrections } from '../data/official/corrections.ts'
+import { parseItensProva } from '../data/official/itens-prova.ts'
 
 // ---------------------------------------------------------------------------
 // Types
@@ -519,6 +533,27 @@ function exam2023 (): ExamSpec {
   }
 }
 
+/**
+ * 2016: official data from an invented INEP item file alone (itensProva2016): the foreign-language
+ * positions 91–95 with a null-language record at 93 beside its espanhol sibling (the language rule
+ * labels it ingles), linguagens 96–105, and matematica 136–147, which no booklet agrees with.
+ */
+function exam2016 (): ExamSpec {
+  const variants = [91, 92, 93, 94, 95].flatMap((index) => (['espanhol', 'ingles'] as const).map((language): QuestionSpec =>
+    index === 93 && language === 'ingles'
+      ? { index, language: null, discipline: 'linguagens', topic: cyclic(TOPICS.ingles, index) }
+      : { index, language, discipline: 'linguagens' }))
+  return {
+    year: 2016,
+    languages: ['espanhol', 'ingles'],
+    questions: [
+      ...variants,
+      ...plainQuestions(96, 105, [[96, 105, 'linguagens']]),
+      ...plainQuestions(136, 147, [[136, 147, 'matematica']]),
+    ],
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Building records and files
 // ---------------------------------------------------------------------------
@@ -639,7 +674,54 @@ function officialPosition (index: number, language: Language | null, area: Offic
   }
 }
 
-function officialFiles (): OutputFile[] {
+const ITENS_PROVA_HEADER = 'CO_POSICAO;SG_AREA;CO_ITEM;TX_GABARITO;CO_HABILIDADE;IN_ITEM_ABAN;TX_MOTIVO_ABAN;NU_PARAM_A;NU_PARAM_B;NU_PARAM_C;TX_COR;CO_PROVA;TP_LINGUA;IN_ITEM_ADAPTADO'
+/** Where the sample's invented item file is written, and named in its table's sources. */
+const SAMPLE_INEP_FOLDER = 'official/inep'
+const SAMPLE_ITENS_PROVA_2016 = 'itens-prova/ITENS_PROVA_2016.csv'
+/** The index of 2016's linguagens position whose invented INEP key differs from the record's (a corrected key). */
+const CORRECTED_2016_INDEX = 100
+
+/**
+ * An invented ITENS_PROVA file for 2016, in INEP's columns: two linguagens booklets of one order
+ * (9299 AZUL and 9300 AMARELO) whose keys are the records' (but at CORRECTED_2016_INDEX), with
+ * the English item at 93 keyed like the null-language record there; and a mathematics booklet
+ * (9303 AZUL) that agrees with only half of the records at 136–147.
+ */
+function itensProva2016 (records: readonly Question[]): string {
+  const keyOf = (index: number, language: Language | null): Letter | undefined =>
+    records.find((record) => record.index === index && record.language === language)?.correctAlternative ??
+    (language === 'ingles' ? records.find((record) => record.index === index && record.language === null)?.correctAlternative : undefined)
+  const shifted = (letter: Letter): Letter => cyclic(LETTERS, LETTERS.indexOf(letter) + 1)
+  const row = (position: number, area: string, index: number, language: Language | null, key: Letter, colour: string, booklet: number) => {
+    const item = 990000 + index * 10 + (language === 'ingles' ? 1 : language === 'espanhol' ? 2 : 0)
+    const irt = [1 + (index % 7) / 10, (index % 11) / 5 - 1, 0.15 + (index % 3) / 100].map((value) => value.toFixed(5)).join(';')
+    const tpLingua = language === 'ingles' ? '0.0' : language === 'espanhol' ? '1.0' : ''
+    return `${position};${area};${item};${key};${(index % 30) + 1}.0;0;;${irt};${colour};${booklet};${tpLingua};0`
+  }
+  const lines = [ITENS_PROVA_HEADER]
+  for (const [booklet, colour] of [[9299, 'AZUL'], [9300, 'AMARELO']] as const) {
+    for (let slot = 1; slot <= 45; slot++) {
+      const index = 90 + slot
+      if (slot <= 5) {
+        for (const language of ['ingles', 'espanhol'] as const) lines.push(row(slot, 'LC', index, language, keyOf(index, language) ?? 'A', colour, booklet))
+      } else {
+        const key = keyOf(index, null) ?? 'A'
+        lines.push(row(slot, 'LC', index, null, index === CORRECTED_2016_INDEX ? shifted(key) : key, colour, booklet))
+      }
+    }
+  }
+  for (let slot = 1; slot <= 45; slot++) {
+    const index = 135 + slot
+    const key = keyOf(index, null)
+    lines.push(row(135 + slot, 'MT', index, null, key === undefined ? 'B' : slot % 2 === 0 ? shifted(key) : key, 'AZUL', 9303))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function officialFiles (exam2016Spec: ExamSpec): OutputFile[] {
+  const records2016 = exam2016Spec.questions.map((spec) => buildQuestion(exam2016Spec.year, spec).question)
+  const itemFile = itensProva2016(records2016)
+  const year2016 = officialYearFromItems(parseItensProva(itemFile, 2016, SAMPLE_ITENS_PROVA_2016), records2016)
   const years: OfficialYear[] = [
     { year: 2011, areaOrder: null, booklets: [], positions: [officialPosition(6, null, 'CN', 'A')], disagreements: [], notes: [] },
     {
@@ -657,6 +739,7 @@ function officialFiles (): OutputFile[] {
       disagreements: [],
       notes: [],
     },
+    year2016,
   ]
   const row = (year: number, index: number, language: Language | null, field: 'correctAlternative' | 'discipline', inDataset: string, served: string) =>
     ({ year, index, language, field, inDataset, served, source: SAMPLE_SOURCE })
@@ -667,11 +750,14 @@ function officialFiles (): OutputFile[] {
       row(2020, 1, 'ingles', 'correctAlternative', 'A', 'B'),
       row(2020, 8, null, 'correctAlternative', 'C', 'D'),
       row(2020, 10, null, 'correctAlternative', 'A', 'E'),
+      // 2016's rows are what the import computes from the invented item file.
+      ...proposeCorrections(officialTable('', [year2016], []), records2016),
     ],
   }
   return [
     ...years.map((year) => ({ path: `official/${year.year}.json`, data: formatTable(year) })),
     { path: 'official/corrections.json', data: formatTable(corrections) },
+    { path: `${SAMPLE_INEP_FOLDER}/${SAMPLE_ITENS_PROVA_2016}`, data: itemFile },
   ]
 }
 
@@ -703,7 +789,7 @@ function writeDataset (outDir: string, files: OutputFile[]): void {
 
 function main (): void {
   const outDir = resolve(process.argv[2] ?? 'data/sample')
-  const files = [...datasetFiles([exam2011(), exam2020(), exam2023()]), ...officialFiles()]
+  const files = [...datasetFiles([exam2011(), exam2016(), exam2020(), exam2023()]), ...officialFiles(exam2016())]
   writeDataset(outDir, files)
   console.log(`Wrote ${files.length} files to ${outDir}`)
 }

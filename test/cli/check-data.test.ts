@@ -23,10 +23,10 @@ async function checkData (...args: string[]): Promise<{ code: number, stdout: st
 test('check-data reports the warnings of a clean dataset grouped by kind with counts, and exits 0', async () => {
   const { code, stdout } = await checkData(SAMPLE_DATA_DIR)
   assert.equal(code, 0)
-  assert.match(stdout, /Exams: 3, question records: 58/)
-  assert.match(stdout, /^WARNING mixed_language_index \(1\): /m)
+  assert.match(stdout, /Exams: 4, question records: 90/)
+  assert.match(stdout, /^WARNING mixed_language_index \(2\): /m)
   assert.match(stdout, /^ {2}2020\/questions\/5\/details\.json \/language: index 5 has a null-language record/m)
-  assert.match(stdout, /^Summary: 0 errors, 2 warnings/m)
+  assert.match(stdout, /^Summary: 0 errors, 3 warnings/m)
 })
 
 test('check-data lists every correction applied and skipped, every annulled and unscored item and the missing positions, with their files', async () => {
@@ -52,10 +52,12 @@ test('check-data lists every correction applied and skipped, every annulled and 
 test('check-data --summary prints counts only, per kind and per exam year', async () => {
   const { code, stdout } = await checkData('--summary', SAMPLE_DATA_DIR)
   assert.equal(code, 0)
-  assert.match(stdout, /^WARNING mixed_language_index 1$/m)
+  assert.match(stdout, /^WARNING mixed_language_index 2$/m)
   assert.doesNotMatch(stdout, /details\.json/)
   assert.match(stdout, /^year +records +with inep +keys corrected +annulled/m)
   assert.match(stdout, /^2020 +26 +6 +2 +1 +1 +0 +0 +1 /m)
+  // 2016's booklets come from the sample's invented item file: linguagens found, mathematics not agreeing.
+  assert.match(stdout, /^2016 .* LC 9299 \d+\/\d+, MT none \d+\/\d+$/m)
 })
 
 test('check-data --help prints the usage and exits 0 without reading a folder named --help', async () => {

@@ -6,6 +6,10 @@ import path from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset, type LoadedDataset } from '../../src/data/load-dataset.ts'
 import { officialDirFor, officialFactsFor, OFFICIAL_DATA_DIR, readOfficialTable, type OfficialTable } from '../../src/data/official/official-table.ts'
+import { officialYearFromItems } from '../../src/data/official/official-sources.ts'
+import { readItensProva } from '../../src/data/official/itens-prova.ts'
+import { readDataset } from '../../src/data/read-dataset.ts'
+import { DatasetReport } from '../../src/data/dataset-report.ts'
 import { DISCIPLINE_OF_AREA, type Question } from '../../src/data/record-schemas.ts'
 
 /*
@@ -57,6 +61,25 @@ test('the sample\'s table exercises every rule: a corrected key, an annulled ite
   assert.equal(loaded.official!.skipped.length, 1)
 })
 
+test('the sample\'s 2016 comes from its invented INEP item file alone: a booklet found, one not agreeing, a language labelled, a key corrected', () => {
+  const year = table.years.get(2016)!
+  const sourcesDir = path.join(SAMPLE_DATA_DIR, 'official', 'inep')
+  const sourceRecords = readDataset(SAMPLE_DATA_DIR, new DatasetReport())!.exams.find((exam) => exam.summary.year === 2016)!.records.map(({ record }) => record)
+  // The committed table is what the import makes of the committed item file and the records as their files hold them.
+  assert.deepEqual(officialYearFromItems(readItensProva(sourcesDir, 2016), sourceRecords), year)
+  const lc = year.booklets.find((booklet) => booklet.area === 'LC')!
+  assert.ok(lc.code !== null && lc.sameOrder.length > 0 && lc.colour === 'azul')
+  const mt = year.booklets.find((booklet) => booklet.area === 'MT')!
+  assert.equal(mt.code, null)
+  assert.ok(mt.compared > 0 && mt.agree < 0.8 * mt.compared)
+  const labelled = loaded.official!.applied.filter(({ row }) => row.year === 2016 && row.field === 'language')
+  assert.equal(labelled.length, 1)
+  const question = served(2016, labelled[0]!.row.index, labelled[0]!.row.served)
+  assert.equal(question.inep?.key, year.positions.find((position) => position.index === question.index && position.language === question.language)?.key)
+  assert.ok(loaded.official!.applied.some(({ row }) => row.year === 2016 && row.field === 'correctAlternative'))
+  assert.ok(loaded.official!.withoutInep().some((entry) => entry.year === 2016 && entry.reason === 'no booklet of its area agrees with the records'))
+})
+
 test('every record with an official entry serves inep from it; every other record has inep null', () => {
   let withInep = 0
   for (const exam of catalog.listExams()) {
@@ -80,13 +103,16 @@ test('every record with an official entry serves inep from it; every other recor
       })
     }
   }
-  assert.equal(withInep, [...table.years.values()].reduce((sum, year) => sum + year.positions.length, 0))
+  // Every entry a record stands for is served: the table's other entries are items the sample has no record for.
+  const served = new Set(catalog.listExams().flatMap((exam) => exam.questions.map((question) => `${question.year}|${question.index}|${question.language}`)))
+  assert.equal(withInep, [...table.years.values()].reduce((sum, year) => sum + year.positions.filter((position) => served.has(`${year.year}|${position.index}|${position.language}`)).length, 0))
 })
 
 test('each applied row serves the official value, with the isCorrect flags moving with correctAlternative', async () => {
   for (const row of table.corrections) {
     const record = await source(row.year, row.index, row.language)
-    const question = served(row.year, row.index, row.language)
+    // A language row changes which record this is: it is served under its new language.
+    const question = served(row.year, row.index, row.field === 'language' ? row.served : row.language)
     if (record[row.field] !== row.inDataset) continue // the skipped row, below
     assert.equal(question[row.field], row.served)
     if (row.field === 'correctAlternative') {

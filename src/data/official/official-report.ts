@@ -175,8 +175,10 @@ export class OfficialReport {
       `${value.file} /${value.field}: dataset ${JSON.stringify(value.inDataset)}, official ${JSON.stringify(value.official)} (${value.source})`))
     section('BOOKLETS: per exam and area, the INEP booklet whose keys agree with the records (src/data/official/booklet-match.ts)',
       [...this.#table.years.values()].filter((year) => this.#exams.some((exam) => exam.summary.year === year.year)).flatMap((year) =>
-        year.booklets.map((booklet) => `${year.year} ${booklet.area}: ${booklet.code === null ? `none (best ${booklet.best}, ${booklet.colour})` : `${booklet.code} (${booklet.colour})`}, ` +
-          `${booklet.agree} of ${booklet.compared} keys agree${booklet.sameOrder.length > 0 ? `; same order: ${booklet.sameOrder.join(', ')}` : ''} (${booklet.source})`)))
+        year.booklets.map((booklet) => booklet.compared === 0 && booklet.code === null
+          ? `${year.year} ${booklet.area}: none (no booklet of the area has an item at a position holding a record) (${booklet.source})`
+          : `${year.year} ${booklet.area}: ${booklet.code === null ? `none (best ${booklet.best}, ${booklet.colour})` : `${booklet.code} (${booklet.colour})`}, ` +
+            `${booklet.agree} of ${booklet.compared} keys agree${booklet.sameOrder.length > 0 ? `; same order: ${booklet.sameOrder.join(', ')}` : ''} (${booklet.source})`)))
     section('NO INEP: records served with inep null, and why', this.withoutInep().map((ref) => `${label(ref)}: ${ref.reason}`))
     section('ITEMS WITHOUT RECORD: INEP items at positions of an exam the dataset has no record for', this.#exams.flatMap((exam) => this.itemsWithoutRecord(exam).map(label)))
     section('DISPUTED: the official sources disagree; nothing is corrected from them', [...this.#table.years.values()].flatMap((year) =>

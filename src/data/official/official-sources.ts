@@ -151,6 +151,15 @@ export function buildOfficialYears (sourcesDir: string, records: readonly Record
   return years
 }
 
+/**
+ * A year's facts from INEP's item data alone (no answer-key PDF, no `items/` file): the area order
+ * of the year and the items of the booklets `records` follow. What the sample's invented item file
+ * goes through (src/cli/write-sample-dataset.ts).
+ */
+export function officialYearFromItems (items: YearItems, records: readonly RecordKeySource[]): OfficialYear {
+  return withItemData(buildYear(items.year, null, null, null), items, records)
+}
+
 /** What the import needs of a dataset record. */
 export interface RecordKeySource { year: number, index: number, language: string | null, correctAlternative: string }
 

@@ -165,17 +165,7 @@ function finishOperation (operation: OperationObject, examples: Record<ExampleOp
       responses['304'] = { $ref: '#/components/responses/NotModified' }
       continue
     }
-    if (status in ERROR_CODES) {
-      const errorStatus = code as ErrorStatus
-      response.headers = {
-        ...response.headers,
-        ...(errorStatus === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
-        'Cache-Control': { $ref: '#/components/headers/Cache-Control-Error' },
-        ...RATE_LIMIT_HEADER_REFS
-      }
-      const example = errorExample(publicUrl, errorStatus)
-      if (json !== undefined && example !== undefined) json.examples = { [ERROR_CODES[errorStatus]]: example }
-    }
+    if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
     responses[status] = response
   }
   operation.responses = responses
@@ -197,17 +187,21 @@ function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApi
       if (json !== undefined) json.examples = scoreAnswerExamples()
       continue
     }
-    if (!(status in ERROR_CODES)) continue
-    const errorStatus = code as ErrorStatus
-    response.headers = {
-      ...response.headers,
-      ...(errorStatus === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
-      'Cache-Control': { $ref: '#/components/headers/Cache-Control-Error' },
-      ...RATE_LIMIT_HEADER_REFS
-    }
-    const example = errorExample(publicUrl, errorStatus)
-    if (json !== undefined && example !== undefined) json.examples = { [ERROR_CODES[errorStatus]]: example }
+    if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
   }
+}
+
+/** An error response of an operation: its headers (Retry-After on a 429, no-store, the rate limit's) and its example body. */
+function describeErrorResponse (response: OperationObject['responses'][string], status: ErrorStatus, publicUrl: string): void {
+  response.headers = {
+    ...response.headers,
+    ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+    'Cache-Control': { $ref: '#/components/headers/Cache-Control-Error' },
+    ...RATE_LIMIT_HEADER_REFS
+  }
+  const json = response.content?.['application/json']
+  const example = errorExample(publicUrl, status)
+  if (json !== undefined && example !== undefined) json.examples = { [ERROR_CODES[status]]: example }
 }
 
 /**

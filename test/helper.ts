@@ -121,6 +121,9 @@ export interface TestServer extends BuiltApp {
  * server's real request listener, as in production: `app.inject` alone would skip the fast path.
  * @example test('...', async (t) => { const { request } = await build(t); const res = await request('/v1/exams') })
  * @example const server = await build({ after })   // one server for a whole file (node:test's after)
+ * @example const { request, logs } = await build(t, { LOG_LEVEL: 'info' })   // the log lines, kept
+ * @example const { request, fastifySaw } = await build(t, {}, { endpoints })  // another table; which path answered
+ * @example const port = await (await build(t)).listen()   // a real socket
  */
 export async function build (t: Cleanup, env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestServer> {
   const built = await buildCountedApp(env, options)

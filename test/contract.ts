@@ -1,5 +1,4 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
-import type { FastifyInstance } from 'fastify'
 import type { SendRequest } from './helper.ts'
 
 /*
@@ -163,15 +162,15 @@ export class Contract {
   }
 }
 
-/** Loads the document the app serves at /v1/openapi.json and builds the oracle from it. */
-export async function loadContract (app: FastifyInstance): Promise<Contract> {
-  const response = await app.inject('/v1/openapi.json')
+/** Loads the document the server serves at /v1/openapi.json and builds the oracle from it. */
+export async function loadContract (send: SendRequest): Promise<Contract> {
+  const response = await send('/v1/openapi.json')
   if (response.statusCode !== 200) throw new Error(`GET /v1/openapi.json answered ${response.statusCode}`)
   return new Contract(response.json<JsonObject>())
 }
 
 /**
- * Sends a GET through `inject` and checks the answer against the document; returns the answer
+ * Sends a GET through `send` and checks the answer against the document; returns the answer
  * and the problems found, for `assert.deepEqual(problems, [])`.
  */
 export async function getChecked (send: SendRequest, contract: Contract, url: string, headers: Record<string, string> = {}) {

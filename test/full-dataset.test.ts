@@ -5,7 +5,7 @@ import path from 'node:path'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { buildTestApp, FULL_DATA_DIR, TEST_PUBLIC_URL } from './helper.ts'
+import { buildTestApp, frontDoor, FULL_DATA_DIR, TEST_PUBLIC_URL, type SendRequest } from './helper.ts'
 
 /*
  * The full dataset, end to end. Expectations are computed here from the source files, independently
@@ -125,10 +125,13 @@ const languageQuery = (language: string | null) => (language === null ? '' : `la
 
 describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is not set: the full-dataset suite did NOT run' : false }, () => {
   let app: FastifyInstance
+  /** Through the server's request listener, as a client is answered. */
+  let request: SendRequest
   let source: Awaited<ReturnType<typeof readSource>>
 
   before(async () => {
     app = await buildTestApp({ ENEM_DATA_DIR: FULL_DATA_DIR! })
+    request = frontDoor(app)
     source = await readSource(FULL_DATA_DIR!)
   })
   after(async () => { await app?.close() })
@@ -139,7 +142,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     let offset = 0
     let pages = 0
     for (;;) {
-      const response = await app.inject(`/v1/exams/${year}/questions?limit=${limit}&offset=${offset}&${languageQuery(language)}`)
+      const response = await request(`/v1/exams/${year}/questions?limit=${limit}&offset=${offset}&${languageQuery(language)}`)
       assert.equal(response.statusCode, 200)
       const page = response.json<{ metadata: { limit: number, offset: number, total: number, hasMore: boolean }, questions: SourceRecord[] }>()
       assert.equal(page.metadata.limit, limit)
@@ -157,7 +160,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
   }
 
   test('serves all 15 exams, newest first, equal to exams.json', async () => {
-    const served = (await app.inject('/v1/exams')).json<SourceExam[]>()
+    const served = (await request('/v1/exams')).json<SourceExam[]>()
     assert.equal(served.length, 15)
     assert.deepEqual(served, [...source.exams].sort((a, b) => b.year - a.year))
   })
@@ -203,7 +206,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
       for (const language of languagesOf(exam)) {
         const view = expectedView(exam, source.recordsByYear.get(exam.year)!, language)
         for (const record of view) {
-          const response = await app.inject(`/v1/exams/${exam.year}/questions/${record.index}?${languageQuery(language)}`)
+          const response = await request(`/v1/exams/${exam.year}/questions/${record.index}?${languageQuery(language)}`)
           assert.equal(response.statusCode, 200)
           const served = withoutInep(response.json<SourceRecord>())
           const variant = view.find((other) => other.index === record.index && other.language !== null)
@@ -225,7 +228,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
 
   test('every exam detail lists exactly the records, by index then language order', async () => {
     for (const exam of source.exams) {
-      const detail = (await app.inject(`/v1/exams/${exam.year}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
+      const detail = (await request(`/v1/exams/${exam.year}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
       const records = source.recordsByYear.get(exam.year)!
       assert.equal(detail.questions.length, records.length, String(exam.year))
       const order = languagesOf(exam)
@@ -249,7 +252,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     assert.ok(addresses.size > 1500, `${addresses.size} addresses`)
     for (const address of addresses) {
       assert.ok(address.startsWith(`${TEST_PUBLIC_URL}/files/`), address)
-      const response = await app.inject(address.slice(TEST_PUBLIC_URL.length))
+      const response = await request(address.slice(TEST_PUBLIC_URL.length))
       assert.equal(response.statusCode, 200, address)
       assert.ok(response.rawPayload.length > 0)
     }
@@ -261,7 +264,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     for (const exam of source.exams) {
       for (const language of languagesOf(exam)) {
         for (let offset = 0; ; offset += 50) {
-          const page = (await app.inject(`/v1/exams/${exam.year}/questions?limit=50&offset=${offset}&${languageQuery(language)}`))
+          const page = (await request(`/v1/exams/${exam.year}/questions?limit=50&offset=${offset}&${languageQuery(language)}`))
             .json<{ metadata: { hasMore: boolean }, questions: SourceRecord[] }>()
           for (const question of page.questions) served.set(`${exam.year}|${question.index}|${question.language}`, question)
           if (!page.metadata.hasMore) break
@@ -323,7 +326,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
     const served = await servedRecords()
     for (const [year, files] of source.filesByYear) {
       const exam = source.exams.find((candidate) => candidate.year === year)!
-      const detail = (await app.inject(`/v1/exams/${year}`)).json<{ questions: Array<{ index: number, language: string | null, discipline: string | null }> }>()
+      const detail = (await request(`/v1/exams/${year}`)).json<{ questions: Array<{ index: number, language: string | null, discipline: string | null }> }>()
       for (const file of files) {
         const { area } = officialOf(source.official, year, file.index, file.language)
         assert.ok(area !== undefined || file.index > 180, `${year} ${file.index}: no official area`)
@@ -336,7 +339,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
           const view = expectedView(exam, source.recordsByYear.get(year)!, language).filter((record) => record.discipline === discipline)
           const listed: Array<[number, string | null]> = []
           for (let offset = 0; ; offset += 50) {
-            const page = (await app.inject(`/v1/exams/${year}/questions?limit=50&offset=${offset}&discipline=${discipline}&${languageQuery(language)}`))
+            const page = (await request(`/v1/exams/${year}/questions?limit=50&offset=${offset}&discipline=${discipline}&${languageQuery(language)}`))
               .json<{ metadata: { total: number, hasMore: boolean }, questions: SourceRecord[] }>()
             assert.equal(page.metadata.total, view.length, `${year} ${language} ${discipline}`)
             listed.push(...page.questions.map((question): [number, string | null] => [question.index, question.language]))
@@ -358,7 +361,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
       ['/v1/exams/2020/questions/144', 404, 'not_found']
     ]
     for (const [url, status, code] of cases) {
-      const response = await app.inject(url)
+      const response = await request(url)
       assert.equal(response.statusCode, status, url)
       assert.equal(response.json<{ error: { code: string } }>().error.code, code)
     }

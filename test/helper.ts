@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import { inject, type Response as InjectResponse } from 'light-my-request'
 import { app, serverOptions } from '../src/app.ts'
@@ -33,6 +34,11 @@ export interface BuildOptions {
   endpoints?: readonly Endpoint[]
   /** The server's timeouts, instead of SERVER_TIMEOUTS. */
   timeouts?: ServerTimeouts
+  /**
+   * A dataset of the test's own, instead of the one loaded once per file and shared by every app
+   * the file builds: for a test that breaks the catalog it serves.
+   */
+  dataset?: LoadedDataset
 }
 
 /** One line of the app's log, as JSON. */
@@ -54,7 +60,7 @@ export interface BuiltApp {
  */
 export async function buildCountedApp (env: Record<string, string> = {}, options: BuildOptions = {}): Promise<BuiltApp> {
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0', ...env })
-  const dataset = await loadTestDataset(config)
+  const dataset = options.dataset ?? await loadTestDataset(config)
   if (dataset.catalog === null) throw new Error(`test dataset has errors: ${dataset.report.summaryLine()}`)
   const fastifyOptions = serverOptions(config, options.timeouts ?? SERVER_TIMEOUTS)
   const logs: LogLine[] = []
@@ -103,6 +109,11 @@ export interface TestServer extends BuiltApp {
   request: SendRequest
   /** Sends a request through Fastify's pipeline alone (`app.inject`), skipping the fast path. */
   injectIntoFastify: SendRequest
+  /**
+   * Listens on a free loopback port and resolves with it, for what only a real socket shows (the
+   * HTTP parser, raw paths, timeouts); the app still closes when the test ends.
+   */
+  listen: () => Promise<number>
 }
 
 /**
@@ -110,12 +121,19 @@ export interface TestServer extends BuiltApp {
  * server's real request listener, as in production: `app.inject` alone would skip the fast path.
  * @example test('...', async (t) => { const { request } = await build(t); const res = await request('/v1/exams') })
  * @example const server = await build({ after })   // one server for a whole file (node:test's after)
+ * @example const { request, logs } = await build(t, { LOG_LEVEL: 'info' })   // the log lines, kept
+ * @example const { request, fastifySaw } = await build(t, {}, { endpoints })  // another table; which path answered
+ * @example const port = await (await build(t)).listen()   // a real socket
  */
 export async function build (t: Cleanup, env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestServer> {
   const built = await buildCountedApp(env, options)
   const { app } = built
   t.after(() => app.close())
-  return { ...built, request: frontDoor(app), injectIntoFastify: (request) => app.inject(request) }
+  const listen = async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return (app.server.address() as AddressInfo).port
+  }
+  return { ...built, request: frontDoor(app), injectIntoFastify: (request) => app.inject(request), listen }
 }
 
 /** Sends requests through the request listener of a ready app's server: the fast path, then Fastify. */

@@ -1,7 +1,7 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import net, { type AddressInfo } from 'node:net'
-import { buildTestApp } from '../helper.ts'
+import net from 'node:net'
+import { build } from '../helper.ts'
 import { redisUrl, requireRedis, testKeyPrefix } from '../redis.ts'
 
 /*
@@ -76,17 +76,13 @@ async function repeat (t: TestContext, port: number, ways: Record<string, Send>)
 }
 
 test(`the request with Connection: upgrade, Expect: 100-continue, Content-Length: 0 and Connection: close, ${TRIES} times each way, is always answered`, { timeout: 120_000 }, async (t) => {
-  const app = await buildTestApp({ RATE_LIMIT_MAX: '1000000' })
-  t.after(() => app.close())
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  await repeat(t, (app.server.address() as AddressInfo).port, WAYS)
+  const port = await (await build(t, { RATE_LIMIT_MAX: '1000000' })).listen()
+  await repeat(t, port, WAYS)
 })
 
 test(`the same request with REDIS_URL (its answer waits on the count), ${TRIES} times each way, is always answered`, { timeout: 120_000 }, async (t) => {
   if (!await requireRedis(t)) return
-  const app = await buildTestApp({ RATE_LIMIT_MAX: '1000000', REDIS_URL: redisUrl(testKeyPrefix(t)) })
-  t.after(() => app.close())
-  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = await (await build(t, { RATE_LIMIT_MAX: '1000000', REDIS_URL: redisUrl(testKeyPrefix(t)) })).listen()
   const { 'in one write': inOneWrite, 'then half-closed': halfClosed } = WAYS
-  await repeat(t, (app.server.address() as AddressInfo).port, { 'in one write': inOneWrite!, 'then half-closed': halfClosed! })
+  await repeat(t, port, { 'in one write': inOneWrite!, 'then half-closed': halfClosed! })
 })

@@ -1,21 +1,18 @@
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
-import type { FastifyInstance } from 'fastify'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { buildTestApp, TEST_PUBLIC_URL } from '../helper.ts'
+import { build, TEST_PUBLIC_URL } from '../helper.ts'
 
-let app: FastifyInstance
-before(async () => { app = await buildTestApp() })
-after(async () => { await app.close() })
+const { request } = await build({ after })
 
 /** Every file address a record of the sample dataset hands out, via the API itself. */
 async function servedAddresses (): Promise<string[]> {
   const addresses: string[] = []
-  for (const exam of (await app.inject('/v1/exams')).json<Array<{ year: number, languages: Array<{ value: string }> }>>()) {
+  for (const exam of (await request('/v1/exams')).json<Array<{ year: number, languages: Array<{ value: string }> }>>()) {
     for (const language of exam.languages.length === 0 ? [undefined] : exam.languages.map((option) => option.value)) {
       const query = language === undefined ? '' : `&language=${language}`
-      const page = (await app.inject(`/v1/exams/${exam.year}/questions?limit=50${query}`)).json<{ questions: Array<{ files: string[], alternatives: Array<{ file: string | null }> }> }>()
+      const page = (await request(`/v1/exams/${exam.year}/questions?limit=50${query}`)).json<{ questions: Array<{ files: string[], alternatives: Array<{ file: string | null }> }> }>()
       for (const question of page.questions) {
         addresses.push(...question.files, ...question.alternatives.flatMap((alternative) => alternative.file ?? []))
       }
@@ -33,7 +30,7 @@ test('every rewritten file address answers 200 with the file\'s bytes, its conte
   for (const address of addresses) {
     assert.ok(address.startsWith(`${TEST_PUBLIC_URL}/files/`), address)
     const path = address.slice(TEST_PUBLIC_URL.length)
-    const response = await app.inject(path)
+    const response = await request(path)
     assert.equal(response.statusCode, 200, path)
     const extension = path.split('.').pop()!
     extensions.add(extension)
@@ -49,7 +46,7 @@ test('every rewritten file address answers 200 with the file\'s bytes, its conte
 })
 
 test('SVG files carry a Content-Security-Policy that forbids scripts', async () => {
-  const response = await app.inject('/files/2020/questions/12/0a1b2c3d-0000-4000-8000-000000000009.svg')
+  const response = await request('/files/2020/questions/12/0a1b2c3d-0000-4000-8000-000000000009.svg')
   assert.equal(response.statusCode, 200)
   const csp = String(response.headers['content-security-policy'])
   assert.match(csp, /default-src 'none'/)
@@ -58,17 +55,17 @@ test('SVG files carry a Content-Security-Policy that forbids scripts', async () 
 
 test('range requests and conditional requests work on files', async () => {
   const path = '/files/2011/questions/10/0a1b2c3d-0000-4000-8000-000000000001.png'
-  const full = await app.inject(path)
-  const range = await app.inject({ url: path, headers: { range: 'bytes=0-7' } })
+  const full = await request(path)
+  const range = await request({ url: path, headers: { range: 'bytes=0-7' } })
   assert.equal(range.statusCode, 206)
   assert.deepEqual(range.rawPayload, full.rawPayload.subarray(0, 8))
-  const notModified = await app.inject({ url: path, headers: { 'if-none-match': String(full.headers.etag) } })
+  const notModified = await request({ url: path, headers: { 'if-none-match': String(full.headers.etag) } })
   assert.equal(notModified.statusCode, 304)
 })
 
 test('an unknown file is 404 with the error body', async () => {
   for (const path of ['/files/2020/questions/12/nope.png', '/files/', '/files/2020', '/files/2020/questions/12/']) {
-    const response = await app.inject(path)
+    const response = await request(path)
     assert.equal(response.statusCode, 404, path)
     assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
   }

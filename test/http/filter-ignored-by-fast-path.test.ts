@@ -1,15 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { RequestListener } from 'node:http'
-import Fastify from 'fastify'
-import { inject } from 'light-my-request'
 import Type from 'typebox'
-import { app as appPlugin, serverOptions } from '../../src/app.ts'
-import { loadConfig } from '../../src/config.ts'
 import { ENDPOINTS, type Endpoint } from '../../src/http/endpoints.ts'
 import { PreparedBody } from '../../src/http/answers/prepared-body.ts'
 import { stringParameter } from '../../src/http/schemas/parameters.ts'
-import { TEST_PUBLIC_URL, loadTestDataset, type Cleanup } from '../helper.ts'
+import { build, requestPaths } from '../helper.ts'
 
 /*
  * Regression: a filter once added to a route's schema and to the answer logic only was answered
@@ -17,6 +12,8 @@ import { TEST_PUBLIC_URL, loadTestDataset, type Cleanup } from '../helper.ts'
  * parameters: the server answered the unfiltered view, and every test stayed green. Now both
  * paths read the one endpoint table, so a parameter added there reaches the answer whichever path
  * serves the request, and one the fast path cannot check goes to Fastify instead of being ignored.
+ * The bug was a difference between the two paths, so these tests send requests through Fastify
+ * alone (`injectIntoFastify`) as well as through the front door.
  */
 
 /** The exam page endpoint with one more query parameter, whose answer echoes the values it got. */
@@ -30,52 +27,35 @@ function tableWithExtraFilter (filter: ReturnType<typeof Type.String>): Endpoint
       })
 }
 
-async function buildWithTable (t: Cleanup, endpoints: Endpoint[]) {
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0' })
-  const dataset = await loadTestDataset(config)
-  if (dataset.catalog === null) throw new Error('test dataset has errors')
-  const app = Fastify(serverOptions(config))
-  let fastifySaw = 0
-  app.addHook('onRequest', (_request, _reply, done) => {
-    fastifySaw++
-    done()
-  })
-  await app.register(appPlugin, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, endpoints })
-  await app.ready()
-  t.after(() => app.close())
-  const listener = app.server.listeners('request')[0] as RequestListener
-  return { app, viaServer: (url: string) => inject(listener, url), fastifySaw: () => fastifySaw }
-}
-
 const URL_WITH_FILTER = '/v1/exams/2020/questions?limit=5&minIndex=12'
 
 test('a filter added to the endpoint table reaches its answer through the server as through Fastify', async (t) => {
-  const server = await buildWithTable(t, tableWithExtraFilter(stringParameter({ pattern: '^[0-9]+$', maxLength: 5, grammar: 'digits', description: 'Lowest index', examples: ['12'] })))
-  const viaFastify = await server.app.inject(URL_WITH_FILTER)
+  const server = await build(t, {}, { endpoints: tableWithExtraFilter(stringParameter({ pattern: '^[0-9]+$', maxLength: 5, grammar: 'digits', description: 'Lowest index', examples: ['12'] })) })
+  const viaFastify = await server.injectIntoFastify(URL_WITH_FILTER)
   const before = server.fastifySaw()
-  const viaServer = await server.viaServer(URL_WITH_FILTER)
+  const viaServer = await server.request(URL_WITH_FILTER)
   assert.equal(server.fastifySaw(), before, 'a filter with a pattern is the fast path\'s to answer')
   assert.deepEqual(viaServer.json(), { params: { year: '2020' }, query: { limit: '5', minIndex: '12' } })
   assert.equal(viaServer.body, viaFastify.body)
 })
 
 test('a filter whose schema gives the fast path no pattern to check goes to Fastify, never ignored', async (t) => {
-  const server = await buildWithTable(t, tableWithExtraFilter(Type.String({ minLength: 1 })))
+  const server = await build(t, {}, { endpoints: tableWithExtraFilter(Type.String({ minLength: 1 })) })
   const before = server.fastifySaw()
-  const viaServer = await server.viaServer(URL_WITH_FILTER)
+  const viaServer = await server.request(URL_WITH_FILTER)
   assert.equal(server.fastifySaw(), before + 1, 'Fastify answered')
   assert.deepEqual(viaServer.json(), { params: { year: '2020' }, query: { limit: '5', minIndex: '12' } })
   // Without the filter the same endpoint stays on the fast path.
-  const plain = await server.viaServer('/v1/exams/2020/questions?limit=5')
+  const plain = await server.request('/v1/exams/2020/questions?limit=5')
   assert.equal(server.fastifySaw(), before + 1)
   assert.deepEqual(plain.json(), { params: { year: '2020' }, query: { limit: '5' } })
 })
 
 test('a bad value of the new filter is the 400 of its own schema, on both paths', async (t) => {
-  const server = await buildWithTable(t, tableWithExtraFilter(stringParameter({ pattern: '^[0-9]+$', maxLength: 5, grammar: 'digits only', description: 'Lowest index', examples: ['12'] })))
-  for (const send of [server.viaServer, (url: string) => server.app.inject(url)]) {
+  const server = await build(t, {}, { endpoints: tableWithExtraFilter(stringParameter({ pattern: '^[0-9]+$', maxLength: 5, grammar: 'digits only', description: 'Lowest index', examples: ['12'] })) })
+  for (const [path, send] of requestPaths(server)) {
     const response = await send('/v1/exams/2020/questions?minIndex=twelve')
-    assert.equal(response.statusCode, 400)
-    assert.equal(response.json().error.message, 'query parameter minIndex must be digits only, got "twelve"')
+    assert.equal(response.statusCode, 400, path)
+    assert.equal(response.json().error.message, 'query parameter minIndex must be digits only, got "twelve"', path)
   }
 })

@@ -1,8 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import net, { type AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
-import { buildTestApp } from '../helper.ts'
+import net from 'node:net'
+import { build } from '../helper.ts'
 import { parseResponse, type RawResponse } from '../raw-http.ts'
 import { redisUrl, requireRedis, testKeyPrefix } from '../redis.ts'
 
@@ -32,16 +31,9 @@ function halfClosedRequest (port: number, request: string): Promise<RawResponse>
   })
 }
 
-async function listening (app: FastifyInstance): Promise<number> {
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  return (app.server.address() as AddressInfo).port
-}
-
 test('with REDIS_URL, a half-closed /v1 request gets its answer, on both request paths', async (t) => {
   if (!await requireRedis(t)) return
-  const app = await buildTestApp({ RATE_LIMIT_MAX: '100', REDIS_URL: redisUrl(testKeyPrefix(t)) })
-  t.after(() => app.close())
-  const port = await listening(app)
+  const port = await (await build(t, { RATE_LIMIT_MAX: '100', REDIS_URL: redisUrl(testKeyPrefix(t)) })).listen()
   // The fast path's, then one Fastify's routes answer (a percent-escape sends it there).
   for (const target of ['/v1/exams/2020', '/v1/exams/2020?x=%41', '/v1/exams/1999']) {
     const response = await halfClosedRequest(port, `GET ${target} HTTP/1.1\r\nHost: api.test\r\n\r\n`)
@@ -52,9 +44,7 @@ test('with REDIS_URL, a half-closed /v1 request gets its answer, on both request
 })
 
 test('without Redis, half-closed requests that wait on the disk get their answers', async (t) => {
-  const app = await buildTestApp()
-  t.after(() => app.close())
-  const port = await listening(app)
+  const port = await (await build(t)).listen()
   const file = '/files/2011/questions/10/0a1b2c3d-0000-4000-8000-000000000001.png'
   const range = await halfClosedRequest(port, `GET ${file} HTTP/1.1\r\nHost: api.test\r\nRange: bytes=0-7\r\n\r\n`)
   assert.equal(range.status, 206)

@@ -1,12 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { METHODS } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import Fastify from 'fastify'
-import { app as appPlugin, serverOptions } from '../../src/app.ts'
-import { loadConfig } from '../../src/config.ts'
 import { ERROR_CODES, docPathFor, type ErrorStatus } from '../../src/http/errors.ts'
-import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
+import { build, TEST_PUBLIC_URL } from '../helper.ts'
 import { rawRequest, type RawResponse } from '../raw-http.ts'
 
 /**
@@ -182,15 +178,9 @@ function problemWith (response: RawResponse, request: Buffer): string | undefine
 }
 
 test(`${REQUEST_COUNT} generated hostile requests over real HTTP: contract statuses and error bodies, no 500, the server unharmed`, async (t) => {
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: 'error', RATE_LIMIT_MAX: '1000000' })
-  const dataset = await loadTestDataset(config)
-  if (dataset.catalog === null) throw new Error('test dataset has errors')
-  const errorLogs: string[] = []
-  const app = Fastify({ ...serverOptions(config), logger: { level: 'error', stream: { write: (line: string) => { errorLogs.push(line) } } } })
-  await app.register(appPlugin, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  t.after(() => app.close())
-  const { port } = app.server.address() as AddressInfo
+  // Errors only in the log: a server error is the one thing it must not hold afterwards.
+  const server = await build(t, { LOG_LEVEL: 'error', RATE_LIMIT_MAX: '1000000' })
+  const port = await server.listen()
   const before = await rawRequest(port, 'GET /v1/exams HTTP/1.1\r\nHost: api.test\r\n\r\n')
 
   const next = generator(prng(SEED))
@@ -226,7 +216,7 @@ test(`${REQUEST_COUNT} generated hostile requests over real HTTP: contract statu
   }
   assert.deepEqual(problems.slice(0, 20), [], `seed ${SEED} (HOSTILE_SEED=${SEED} replays it): ${problems.length} bad answers: ${JSON.stringify(Object.fromEntries(kinds))}`)
   assert.equal(statuses.get(500), undefined)
-  assert.deepEqual(errorLogs, [], 'nothing was logged as a server error')
+  assert.deepEqual(server.logs, [], 'nothing was logged as a server error')
 
   const after = await rawRequest(port, 'GET /v1/exams HTTP/1.1\r\nHost: api.test\r\n\r\n')
   assert.equal(after.status, 200)

@@ -14,7 +14,7 @@ import { FoundQuestionPageSchema, RandomDrawSchema } from '../../src/http/schema
 import { AnswerSheetSchema, AreaScoreSchema, LeftOutSchema, PracticeRunSchema, ScoreAnswerSchema } from '../../src/http/schemas/scores.ts'
 import { Compile } from 'typebox/compile'
 import { Contract, pointerToken } from '../contract.ts'
-import { buildTestApp, build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
+import { build, FULL_DATA_DIR, TEST_PUBLIC_URL } from '../helper.ts'
 
 type JsonObject = { [key: string]: unknown }
 interface Parameter { name: string, in: string, required: boolean, description: string, example?: string, examples?: Record<string, { value: unknown }>, schema: { pattern?: string, maxLength?: number } }
@@ -120,15 +120,11 @@ describe('the OpenAPI document', () => {
     // So the document's own routes, /docs, the files, health checks, `/` and the 405 routes are hidden.
   })
 
-  test('a PUBLIC_URL with a path prefix keeps the paths relative to the server', async () => {
-    const proxied = await buildTestApp({ PUBLIC_URL: 'https://example.org/enem' })
-    try {
-      const proxiedDocument = (await proxied.inject('/v1/openapi.json')).json<Document>()
-      assert.deepEqual(proxiedDocument.servers.map((server) => server.url), ['https://example.org/enem/v1'])
-      assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), EVERY_PATH)
-    } finally {
-      await proxied.close()
-    }
+  test('a PUBLIC_URL with a path prefix keeps the paths relative to the server', async (t) => {
+    const proxied = await build(t, { PUBLIC_URL: 'https://example.org/enem' })
+    const proxiedDocument = (await proxied.request('/v1/openapi.json')).json<Document>()
+    assert.deepEqual(proxiedDocument.servers.map((server) => server.url), ['https://example.org/enem/v1'])
+    assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), EVERY_PATH)
   })
 
   test('path and query parameters carry their grammar, range and an example', () => {
@@ -293,38 +289,30 @@ describe('the OpenAPI document', () => {
     for (const code of ['bad_request', 'unprocessable_entity'] as const) assert.ok(description.includes(descriptions[code]), code)
   })
 
-  test('the introduction states the configured rate limit', async () => {
-    const limited = await buildTestApp({ RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW: '30s' })
-    try {
-      const { info } = (await limited.inject('/v1/openapi.json')).json<Document>()
-      assert.ok(info.description.includes('up to 100 requests every 30 seconds'))
-      assert.ok(info.description.includes('até 100 requisições a cada 30 segundos'))
-    } finally {
-      await limited.close()
-    }
+  test('the introduction states the configured rate limit', async (t) => {
+    const limited = await build(t, { RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW: '30s' })
+    const { info } = (await limited.request('/v1/openapi.json')).json<Document>()
+    assert.ok(info.description.includes('up to 100 requests every 30 seconds'))
+    assert.ok(info.description.includes('até 100 requisições a cada 30 segundos'))
   })
 
-  test('the examples are what the server answers on the full dataset', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async () => {
-    const full = await buildTestApp({ ENEM_DATA_DIR: FULL_DATA_DIR! })
-    try {
-      const examples = successExamples(TEST_PUBLIC_URL) as Record<keyof typeof EXAMPLE_REQUESTS, JsonObject & { questions?: unknown[] }>
-      const answer = async (operationId: keyof typeof EXAMPLE_REQUESTS) => {
-        const response = await full.inject(EXAMPLE_REQUESTS[operationId])
-        assert.equal(response.statusCode, 200, EXAMPLE_REQUESTS[operationId])
-        return response.json<JsonObject & { questions: unknown[] }>()
-      }
-      assert.deepEqual(await answer('getQuestion'), examples.getQuestion)
-      assert.deepEqual(await answer('listQuestions'), examples.listQuestions)
-      assert.deepEqual(await answer('findQuestions'), examples.findQuestions)
-      assert.deepEqual(await answer('randomQuestions'), examples.randomQuestions)
-      // Trimmed lists: the example holds the first entries of the real answer.
-      const exam = await answer('getExam')
-      assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)
-      const exams = (await full.inject(EXAMPLE_REQUESTS.listExams)).json<unknown[]>()
-      assert.deepEqual(exams.slice(0, (examples.listExams as unknown as unknown[]).length), examples.listExams)
-    } finally {
-      await full.close()
+  test('the examples are what the server answers on the full dataset', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async (t) => {
+    const full = await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR! })
+    const examples = successExamples(TEST_PUBLIC_URL) as Record<keyof typeof EXAMPLE_REQUESTS, JsonObject & { questions?: unknown[] }>
+    const answer = async (operationId: keyof typeof EXAMPLE_REQUESTS) => {
+      const response = await full.request(EXAMPLE_REQUESTS[operationId])
+      assert.equal(response.statusCode, 200, EXAMPLE_REQUESTS[operationId])
+      return response.json<JsonObject & { questions: unknown[] }>()
     }
+    assert.deepEqual(await answer('getQuestion'), examples.getQuestion)
+    assert.deepEqual(await answer('listQuestions'), examples.listQuestions)
+    assert.deepEqual(await answer('findQuestions'), examples.findQuestions)
+    assert.deepEqual(await answer('randomQuestions'), examples.randomQuestions)
+    // Trimmed lists: the example holds the first entries of the real answer.
+    const exam = await answer('getExam')
+    assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)
+    const exams = (await full.request(EXAMPLE_REQUESTS.listExams)).json<unknown[]>()
+    assert.deepEqual(exams.slice(0, (examples.listExams as unknown as unknown[]).length), examples.listExams)
   })
 })
 

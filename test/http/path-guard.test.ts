@@ -1,20 +1,10 @@
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
-import { buildTestApp } from '../helper.ts'
+import { build } from '../helper.ts'
 import { pathProblem } from '../../src/http/plugins/request-guard.ts'
 
-let app: FastifyInstance
-let port: number
-
-before(async () => {
-  app = await buildTestApp()
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  port = (app.server.address() as AddressInfo).port
-})
-after(async () => { await app.close() })
+const port = await (await build({ after })).listen()
 
 /** Sends the path byte for byte, as fetch() and inject() would normalise dot segments first. */
 function rawGet (path: string): Promise<{ status: number, body: string }> {

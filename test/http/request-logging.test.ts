@@ -1,29 +1,15 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import Fastify, { type FastifyInstance } from 'fastify'
-import { app as appPlugin, serverOptions } from '../../src/app.ts'
-import { loadConfig, type LogLevel } from '../../src/config.ts'
-import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
+import type { LogLevel } from '../../src/config.ts'
+import { build, type Cleanup } from '../helper.ts'
 
-interface LogLine { level: number, msg: string, [field: string]: unknown }
-
-async function buildLoggedApp (level: LogLevel, env: Record<string, string> = {}): Promise<{ app: FastifyInstance, logs: LogLine[] }> {
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: level, RATE_LIMIT_MAX: '0', ...env })
-  const dataset = await loadTestDataset(config)
-  if (dataset.catalog === null) throw new Error('test dataset has errors')
-  const logs: LogLine[] = []
-  const options = serverOptions(config)
-  // The level comes from LOG_LEVEL through serverOptions; only the destination changes here.
-  const logger = typeof options.logger === 'object' ? { ...options.logger, stream: { write: (line: string) => { logs.push(JSON.parse(line)) } } } : false
-  const app = Fastify({ ...options, logger })
-  await app.register(appPlugin, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles })
-  await app.ready()
-  return { app, logs }
+/** The app with its log lines kept, at `level`, rate limiting off unless `env` turns it on. */
+function buildLogged (t: Cleanup, level: LogLevel, env: Record<string, string> = {}) {
+  return build(t, { LOG_LEVEL: level, ...env })
 }
 
 test('one access-log line per request, whatever answers it: routes, errors, the limiter, the router, the not-found handler', async (t) => {
-  const { app, logs } = await buildLoggedApp('info', { RATE_LIMIT_MAX: '1' })
-  t.after(() => app.close())
+  const { request, logs } = await buildLogged(t, 'info', { RATE_LIMIT_MAX: '1' })
   const requests: Array<[string, string, number]> = [
     ['GET', '/v1/exams', 200],
     ['GET', '/v1/exams', 429],
@@ -35,7 +21,7 @@ test('one access-log line per request, whatever answers it: routes, errors, the 
     ['OPTIONS', '/v1/exams', 204]
   ]
   for (const [method, url, status] of requests) {
-    assert.equal((await app.inject({ method: method as 'GET', url })).statusCode, status, url)
+    assert.equal((await request({ method: method as 'GET', url })).statusCode, status, url)
   }
   const lines = logs.filter((line) => line.msg === 'request')
   assert.deepEqual(lines.map((line) => [line.method, line.url, line.statusCode]), requests)
@@ -50,18 +36,16 @@ test('one access-log line per request, whatever answers it: routes, errors, the 
 })
 
 test('a huge URL is logged cut short', async (t) => {
-  const { app, logs } = await buildLoggedApp('info')
-  t.after(() => app.close())
-  await app.inject(`/nope?q=${'a'.repeat(5_000)}`)
+  const { request, logs } = await buildLogged(t, 'info')
+  await request(`/nope?q=${'a'.repeat(5_000)}`)
   const line = logs.find((entry) => entry.msg === 'request')
   assert.ok(line !== undefined)
   assert.ok(String(line.url).length <= 1_025)
 })
 
 test('LOG_LEVEL=warn leaves the access log out', async (t) => {
-  const { app, logs } = await buildLoggedApp('warn')
-  t.after(() => app.close())
-  await app.inject('/v1/exams')
-  await app.inject('/nope')
+  const { request, logs } = await buildLogged(t, 'warn')
+  await request('/v1/exams')
+  await request('/nope')
   assert.deepEqual(logs, [])
 })

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { Compile } from 'typebox/compile'
 import { ScoreAnswerSchema, SCORES_BODY_LIMIT } from '../../src/http/schemas/scores.ts'
 import { readBookletTables } from '../../src/data/scores/booklet-table.ts'
-import { build, buildTestApp, frontDoor, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
+import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
 
 /*
  * POST /v1/scores through the server's real request listener: both forms of the contract, the
@@ -179,9 +179,7 @@ describe('POST /v1/scores refuses', () => {
   })
 
   test('is rate limited like every endpoint', async (t) => {
-    const app = await buildTestApp({ RATE_LIMIT_MAX: '2' })
-    t.after(() => app.close())
-    const send = frontDoor(app)
+    const send = (await build(t, { RATE_LIMIT_MAX: '2' })).request
     const statuses = []
     for (let count = 0; count < 3; count++) statuses.push((await post({ year: 2023, booklet: 1191, answers: 'A'.repeat(45) }, {}, send)).statusCode)
     assert.deepEqual(statuses, [200, 200, 429])

@@ -11,10 +11,14 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 /** What browsers send: the server may answer with either encoding. */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br'
 
-/** How many of the dataset's commonest words the searches draw from (words most questions hold). */
-const COMMON_WORDS = 40
-/** The phrases draw from fewer: the stop words, each held by most questions. */
-const STOP_WORDS = 20
+/**
+ * How many of the dataset's commonest words the searches draw from: words most questions hold, so
+ * that most searches match hundreds of questions and fill their page (drawn from more, most
+ * matched nothing).
+ */
+const COMMON_WORDS = 20
+/** The phrases draw from fewer: the stop words, each held by nearly every question. */
+const STOP_WORDS = 12
 
 export interface CostlyRequests {
   /** 3 to 8 of the commonest words, with a year range and limit=50; each set of words and years once. */

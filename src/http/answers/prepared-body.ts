@@ -3,6 +3,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
+import { deflatePart, gzipOfParts, type DeflatedPart } from './deflated-parts.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -11,19 +12,33 @@ const MIN_COMPRESSIBLE_BYTES = 512
 
 /**
  * How hard to compress. Bodies prepared once for the life of the process get the best ratio;
- * bodies assembled per request (question pages) get a level that costs well under a millisecond.
+ * bodies kept in a cache (an exam's pages, a seeded draw asked twice) a level that costs a few
+ * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
+ * an unseeded draw, a multi-year export) must not cost more to compress than to make: its gzip is
+ * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
+ * what it offers first; brotli, which has no such assembly, only for a small body at a low quality.
  */
-export type CompressionEffort = 'max' | 'fast'
+export type CompressionEffort = 'max' | 'fast' | 'once'
 
-const BROTLI_QUALITY: Record<CompressionEffort, number> = { max: 11, fast: 5 }
-const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6 }
+export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 1 }
+const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
+/**
+ * The largest body made for one request that is brotli-compressed (for a client that takes br but
+ * not gzip); a larger one is sent as it is. At quality 1 this many bytes cost about what the
+ * rest of such an answer costs (bench/results.md).
+ */
+export const ONE_USE_BROTLI_MAX_BYTES = 16 * 1024
 
 /**
  * A response body serialized once, with its strong ETag and its compressed forms, each made on
  * first use and kept: the data never changes while the process runs.
  */
 export class PreparedBody {
-  readonly raw: Buffer
+  /** When made from parts (a multi-year export): the parts, until `raw` is first asked for. */
+  #rawParts: readonly Buffer[] | undefined
+  #raw: Buffer | undefined
+  /** Length of `raw`, known without joining its parts. */
+  readonly byteLength: number
   readonly etag: string
   readonly contentType: string
   /** Cache-Control of this body when it is not the endpoint's usual one (an unseeded random draw is never reused). */
@@ -31,8 +46,10 @@ export class PreparedBody {
   readonly #effort: CompressionEffort
   readonly #compress: boolean
   readonly #headers: Readonly<Record<string, string>>
+  readonly #gzipParts: (() => readonly DeflatedPart[]) | undefined
   #br: Buffer | undefined
   #gzip: Buffer | undefined
+  #part: DeflatedPart | undefined
   // One field per answer, not a Map: a body is made for every first search, and most are answered once.
   #identityAnswer: PreparedAnswer | undefined
   #brAnswer: PreparedAnswer | undefined
@@ -42,15 +59,26 @@ export class PreparedBody {
   /**
    * `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing.
    * `headers`: more headers of the 200 answers (a download's Content-Disposition).
+   * `gzipParts`: parts whose bytes, one after another, are `raw`: its gzip form is assembled from them.
+   * `raw` may be given as parts, joined only when the bytes themselves are needed (a client that
+   * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
    */
-  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string> } = {}) {
-    this.raw = raw
+  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[] } = {}) {
+    if (Buffer.isBuffer(raw)) {
+      this.#raw = raw
+      this.byteLength = raw.length
+    } else {
+      if (options.etag === undefined) throw new Error('a PreparedBody made from parts needs its ETag')
+      this.#rawParts = raw
+      this.byteLength = raw.reduce((sum, part) => sum + part.length, 0)
+    }
     this.contentType = options.contentType ?? JSON_CONTENT_TYPE
     this.cacheControl = options.cacheControl
-    this.etag = options.etag ?? strongEtagOf(raw)
+    this.etag = options.etag ?? strongEtagOf(this.raw)
     this.#effort = options.effort ?? 'max'
     this.#compress = options.compress ?? true
     this.#headers = options.headers ?? {}
+    this.#gzipParts = options.gzipParts
   }
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
@@ -58,8 +86,39 @@ export class PreparedBody {
     return new PreparedBody(Buffer.from(JSON.stringify(value)), { effort })
   }
 
+  /** The bytes of the body, uncompressed. */
+  get raw (): Buffer {
+    if (this.#raw === undefined) {
+      this.#raw = Buffer.concat(this.#rawParts!, this.byteLength)
+      this.#rawParts = undefined
+    }
+    return this.#raw
+  }
+
   get compressible (): boolean {
-    return this.#compress && this.raw.length >= MIN_COMPRESSIBLE_BYTES
+    return this.#compress && this.byteLength >= MIN_COMPRESSIBLE_BYTES
+  }
+
+  /** How this body is compressed: the effort it was made with. */
+  get effort (): CompressionEffort {
+    return this.#effort
+  }
+
+  /** The encoding this body answers with, by the client's Accept-Encoding (see CompressionEffort for a body made for one request). */
+  encodingFor (acceptEncoding: string | undefined): ContentEncoding {
+    if (!this.compressible) return 'identity'
+    if (this.#effort !== 'once') return negotiateEncoding(acceptEncoding)
+    if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
+    const negotiator = this.byteLength <= ONE_USE_BROTLI_MAX_BYTES ? oneUseNegotiator : largeOneUseNegotiator
+    return negotiator.negotiate(acceptEncoding) ?? 'identity'
+  }
+
+  /**
+   * This body compressed on its own as a part of a larger gzip body (a page, an export), made on
+   * first use and kept: a question is a part of every page that lists it.
+   */
+  get deflatedPart (): DeflatedPart {
+    return (this.#part ??= deflatePart(this.raw))
   }
 
   /** This body's answer in an encoding, or its 304; made on first use and kept. */
@@ -101,7 +160,7 @@ export class PreparedBody {
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
+      this.#gzip ??= this.#gzipParts !== undefined ? gzipOfParts(this.#gzipParts()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
       return this.#gzip
     }
     return this.raw
@@ -118,6 +177,9 @@ export function strongEtagOf (data: Buffer | string): string {
 }
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
+/** For a body made for one request: gzip first, its compression being a copy (see CompressionEffort). */
+const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'br', 'identity'] })
+const largeOneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
 
 /** The encoding to answer with, by the client's Accept-Encoding; identity when it names none we have. */
 export function negotiateEncoding (acceptEncoding: string | undefined): ContentEncoding {
@@ -152,7 +214,7 @@ export interface PreparedAnswer {
  */
 export function preparedAnswer (body: PreparedBody, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
   if (etagMatches(ifNoneMatch, body.etag)) return body.answer('not-modified')
-  return body.answer(body.compressible ? negotiateEncoding(acceptEncoding) : 'identity')
+  return body.answer(body.encodingFor(acceptEncoding))
 }
 
 /** Sends a prepared body through Fastify (see preparedAnswer); the caller sets Cache-Control. */

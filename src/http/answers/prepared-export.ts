@@ -1,12 +1,17 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../../data/catalog.ts'
-import { PreparedBody } from './prepared-body.ts'
+import { deflatePart, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 
-/** Multi-year exports kept; the whole dataset and single years are kept apart, for good. */
-const MULTI_YEAR_CACHE_BYTES = 64 * 1024 * 1024
+/**
+ * Multi-year exports kept (bytes counted as if both their raw and gzip forms were made); the whole
+ * dataset and single years are kept apart, for good. Year combinations are many (2^15 for 15
+ * exams), so this keeps what is asked again, and what is not costs no more than a copy.
+ */
+export const MULTI_YEAR_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
 
@@ -14,8 +19,10 @@ const NEWLINE = Buffer.from('\n')
  * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
  * PreparedCatalog), one per line, by year ascending, then index, null-language record first.
  * Each body is assembled once, on first request (none on the start-up path), and kept with its
- * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies, sent
- * uncompressed.
+ * ETag and compressed forms. Every body's gzip is assembled from its years' deflated parts, each
+ * compressed once (./deflated-parts.ts). A multi-year body is its years' bytes one after another,
+ * tagged by their tags, and compressed as a body made for one request: gzip from the years'
+ * parts, never brotli (a client that takes br but not gzip gets it as it is).
  */
 export class PreparedExport {
   readonly #catalog: Catalog
@@ -25,16 +32,24 @@ export class PreparedExport {
   /** Every line of every year, built on first use; each year's bytes are a view into it, not a copy. */
   #allBytes: Buffer | undefined
   readonly #yearBytes = new Map<number, Buffer>()
+  readonly #yearParts = new Map<number, DeflatedPart>()
   readonly #single = new Map<string, PreparedBody>()
-  readonly #multi = new LRUCache<string, PreparedBody>({
-    maxSize: MULTI_YEAR_CACHE_BYTES,
-    sizeCalculation: (body) => body.raw.length * 2
-  })
+  readonly #multi: LRUCache<string, PreparedBody>
 
-  constructor (catalog: Catalog, prepared: PreparedCatalog) {
+  /** `multiYearCacheBytes`: the bound of the multi-year exports kept (MULTI_YEAR_CACHE_BYTES unless a test sets its own). */
+  constructor (catalog: Catalog, prepared: PreparedCatalog, { multiYearCacheBytes = MULTI_YEAR_CACHE_BYTES }: { multiYearCacheBytes?: number } = {}) {
     this.#catalog = catalog
     this.#prepared = prepared
+    this.#multi = new LRUCache<string, PreparedBody>({
+      maxSize: multiYearCacheBytes,
+      sizeCalculation: (body) => body.byteLength * 2
+    })
     this.years = catalog.listExams().map((exam) => exam.summary.year).sort((a, b) => a - b)
+  }
+
+  /** Bytes the kept multi-year exports count for (each its raw length twice), at most the bound. */
+  get multiYearKeptBytes (): number {
+    return this.#multi.calculatedSize
   }
 
   /** The export of these years (held by the catalog, ascending, no repeats); every year for the whole dataset. */
@@ -43,20 +58,39 @@ export class PreparedExport {
     const key = whole ? 'all' : years.join(',')
     const kept = whole || years.length === 1 ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
-    const raw = whole ? this.#all() : years.length === 1 ? this.#bytesOfYear(years[0]!) : Buffer.concat(years.map((year) => this.#bytesOfYear(year)))
-    const body = new PreparedBody(raw, {
+    const headers = { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
+    const gzipParts = () => years.map((year) => this.#partOfYear(year))
+    if (whole || years.length === 1) {
+      const body = new PreparedBody(whole ? this.#all() : this.#bytesOfYear(years[0]!), {
+        contentType: EXPORT_CONTENT_TYPE,
+        // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
+        effort: 'fast',
+        gzipParts,
+        headers
+      })
+      this.#single.set(key, body)
+      return body
+    }
+    // Equal tags must mean equal bytes: the years' tags determine the body (hashing megabytes per request did not bound its cost).
+    const body = new PreparedBody(years.map((year) => this.#bytesOfYear(year)), {
       contentType: EXPORT_CONTENT_TYPE,
-      // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
-      effort: 'fast',
-      // Even so, compressing a body is costly, so only bodies that are few (the whole dataset,
-      // each year) are compressed; a client cycling through year combinations could otherwise
-      // keep a core busy compressing.
-      compress: whole || years.length === 1,
-      headers: { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
+      etag: strongEtagOf(years.map((year) => this.body([year]).etag).join('')),
+      effort: 'once',
+      gzipParts,
+      headers
     })
-    if (whole || years.length === 1) this.#single.set(key, body)
-    else this.#multi.set(key, body)
+    this.#multi.set(key, body)
     return body
+  }
+
+  /** A year's lines compressed on their own, once: a part of the gzip of every export that holds the year. */
+  #partOfYear (year: number): DeflatedPart {
+    let part = this.#yearParts.get(year)
+    if (part === undefined) {
+      part = deflatePart(this.#bytesOfYear(year), LARGE_PART_LEVEL)
+      this.#yearParts.set(year, part)
+    }
+    return part
   }
 
   #bytesOfYear (year: number): Buffer {

@@ -7,7 +7,7 @@ import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
 import { ApiError } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, selectYears, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
-import type { PreparedBody } from './prepared-body.ts'
+import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
 import { RepeatFilter } from './repeat-filter.ts'
@@ -97,14 +97,15 @@ export class QuestionFinderAnswers {
     const drawKey = `${key}|${count}|${requestedSeed}`
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
-    const body = this.#draw(filters, key, count, requestedSeed)
-    if (this.#repeats.seenBefore(`random|${drawKey}`)) this.#draws.set(drawKey, body)
+    if (!this.#repeats.seenBefore(`random|${drawKey}`)) return this.#draw(filters, key, count, requestedSeed)
+    const body = this.#draw(filters, key, count, requestedSeed, { effort: 'fast' })
+    this.#draws.set(drawKey, body)
     return body
   }
 
-  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`. */
-  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
-    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), options)
+  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`; made for one request unless `effort` says it is kept. */
+  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
+    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'once', ...options })
   }
 
   /** GET /v1/export/questions.jsonl */

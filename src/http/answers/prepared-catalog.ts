@@ -107,13 +107,16 @@ export class PreparedCatalog {
       if (cached !== undefined) return cached
     }
 
-    const items = view.slice(offset, offset + limit)
-    const total = view.length
-    // What JSON.stringify({ limit, offset, total, hasMore }) gives, for numbers and a boolean, without its generic walk.
-    const metadata = `{"limit":${limit},"offset":${offset},"total":${total},"hasMore":${offset + items.length < total}}`
-    const page = this.list(`{"metadata":${metadata},"questions":[`, items, { effort: key === undefined ? 'once' : 'fast' })
+    const page = this.pageOfItems(view.slice(offset, offset + limit), view.length, offset, limit, key === undefined ? 'once' : 'fast')
     if (key !== undefined) this.#pages.set(key, page)
     return page
+  }
+
+  /** A page whose items were cut from a list of `total` elsewhere (QuestionFinder.findPage); made for one request unless `effort` says it is kept. */
+  pageOfItems (items: readonly Question[], total: number, offset: number, limit: number, effort: CompressionEffort = 'once'): PreparedBody {
+    // What JSON.stringify({ limit, offset, total, hasMore }) gives, for numbers and a boolean, without its generic walk.
+    const metadata = `{"limit":${limit},"offset":${offset},"total":${total},"hasMore":${offset + items.length < total}}`
+    return this.list(`{"metadata":${metadata},"questions":[`, items, { effort })
   }
 
   /**

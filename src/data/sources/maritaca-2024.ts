@@ -100,26 +100,29 @@ export function convertExam (sourceDir: string, file: string, items: YearItems, 
       return
     }
     positions.set(position, source)
-    let language: string | null = null
-    if (languageAt.has(position)) {
-      // The figures' descriptions quote the texts that stand in figures (an English poster, a cartoon).
-      language = textLanguage({ context: [value.question, ...value.description].join('\n'), alternativesIntroduction: null, alternatives: value.alternatives.map((text, at) => ({ letter: LETTERS[at]!, text, file: null, isCorrect: false })) })
-      if (language === null) {
-        leave(source, position, null, 'no-language', 'its text is plainly in neither English nor Spanish')
-        return
-      }
-    }
     const key = (LETTERS as readonly string[]).includes(value.label) ? value.label : 'X'
-    entries.push({ source, position, value, key: { index: position, language, key } })
+    entries.push({ source, position, value, key: { index: position, language: null, key } })
   })
 
+  // Booklets are matched on keys alone; then each question at a foreign-language position gets its language.
   const matches = matchBooklets(items, entries.map(({ key }) => key))
-  const placements = placeRecords(items.year, matches, entries.map(({ key }) => key))
+  const languages = foreignLanguages(items.year, matches, entries)
+  const placeable = entries.flatMap((entry) => {
+    if (!languageAt.has(entry.position)) return [entry]
+    const language = languages.get(entry)
+    if (language === undefined) {
+      leave(entry.source, entry.position, null, 'no-language', 'neither the keys of the booklet the source follows nor its text tell its language')
+      return []
+    }
+    return [{ ...entry, key: { ...entry.key, language } }]
+  })
+
+  const placements = placeRecords(items.year, matches, placeable.map(({ key }) => key))
   const targets = new Map(matches.map((match) => [match.area, match.booklet === null ? null : targetBooklet(items, match.booklet)]))
   const candidates: ConvertedRecord[] = []
   const written = new Map<string, string>()
   const warnings: string[] = []
-  entries.forEach((entry, at) => {
+  placeable.forEach((entry, at) => {
     const { source, position, value, key } = entry
     const placement = placements[at]!
     if (!placement.placed) return leave(source, position, key.language, placement.reason, placement.detail)
@@ -176,6 +179,42 @@ export function convertExam (sourceDir: string, file: string, items: YearItems, 
     corrections: checked.corrections,
     warnings
   }
+}
+
+/**
+ * The language of each question at a foreign-language position: the one language whose item in
+ * the booklet the source follows has the question's key; where the keys do not tell (both or
+ * neither), the language most questions of those positions were told to be by their keys, and
+ * failing that, the language the question's text and figure descriptions are plainly in (the
+ * descriptions quote what stands in figures). A text check alone misreads an English text that
+ * quotes Spanish.
+ */
+function foreignLanguages (year: number, matches: readonly AreaMatch[], entries: readonly SourceEntry[]): Map<SourceEntry, string> {
+  const positions = new Set(languagePositions(year))
+  const booklet = matches.find((match) => match.area === 'LC')?.booklet ?? null
+  const first = examIndexOf(year, 'LC', 1)
+  const byKey = new Map<SourceEntry, string | null>()
+  for (const entry of entries) {
+    if (!positions.has(entry.position)) continue
+    const items = booklet?.slots[entry.position - first]?.items ?? []
+    const agreeing = items.filter((item) => item.language !== null && item.key === entry.key.key)
+    byKey.set(entry, agreeing.length === 1 ? agreeing[0]!.language : null)
+  }
+  const counts = new Map<string, number>()
+  for (const language of byKey.values()) if (language !== null) counts.set(language, (counts.get(language) ?? 0) + 1)
+  const ranked = [...counts].sort((a, b) => b[1] - a[1])
+  const usual = ranked.length > 0 && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1]) ? ranked[0]![0] : null
+  const languages = new Map<SourceEntry, string>()
+  for (const [entry, language] of byKey) {
+    const { value } = entry
+    const told = language ?? usual ?? textLanguage({
+      context: [value.question, ...value.description].join('\n'),
+      alternativesIntroduction: null,
+      alternatives: value.alternatives.map((text, at) => ({ letter: LETTERS[at]!, text, file: null, isCorrect: false }))
+    })
+    if (told !== null) languages.set(entry, told)
+  }
+  return languages
 }
 
 function countPlaceholders (text: string): number {

@@ -70,7 +70,7 @@ function convertFixture (t: { after: (fn: () => void) => void }) {
   return exam!
 }
 
-test('each question is renumbered through its item to the blue booklet holding the same items, its area giving the discipline and its text the language', (t) => {
+test('each question is renumbered through its item to the blue booklet holding the same items, its area giving the discipline and its booklet\'s keys the language', (t) => {
   const exam = convertFixture(t)
   assert.deepEqual(exam.booklets.map((booklet) => [booklet.area, booklet.code, booklet.renumberedTo]), [['LC', 1397, 1395], ['CH', null, null], ['CN', null, null], ['MT', 1409, 1407]])
   const written = exam.records.map(({ sourceIndex, record }) => [sourceIndex, record.index, record.language, record.discipline, record.title])
@@ -79,6 +79,13 @@ test('each question is renumbered through its item to the blue booklet holding t
     return [position, index, language, position <= 45 ? 'linguagens' : 'matematica', `Questão ${index} - ENEM 2024`]
   })
   assert.deepEqual(written.sort((a, b) => Number(a[0]) - Number(b[0])), expected)
+})
+
+test('a question at a foreign-language position takes the language whose item has its key, not the one its text seems to be in (an English question quoting Spanish)', (t) => {
+  const exam = convertFixture(t)
+  const quoting = lines.find((line) => line.question.includes('El español'))!
+  const position = Number(quoting.id.slice('questao_'.length))
+  assert.deepEqual(exam.records.filter(({ sourceIndex }) => sourceIndex === position).map(({ record }) => [record.index, record.language]), [[expectedPlace(position).index, 'ingles']])
 })
 
 test('a question where an adapted booklet of the source\'s order holds another item, and one the source gives no key, are left out with the reason', (t) => {
@@ -128,7 +135,7 @@ test('the written folder loads without a warning and serves every record with it
 
   const loaded = await loadDataset(out, { filesBaseUrl: 'http://api.test/files' })
   assert.deepEqual([loaded.report.errors, loaded.report.warnings], [[], []])
-  const itemsBySlot = new Map(BOOKLETS.filter((booklet) => booklet.code === 1395 || booklet.code === 1407)
+  const itemsBySlot = new Map<string, FixtureItem>(BOOKLETS.filter((booklet) => booklet.code === 1395 || booklet.code === 1407)
     .flatMap((booklet) => booklet.slots.flatMap((items, at) => items.map((item) => [`${booklet.area === 'LC' ? at + 1 : 136 + at}|${item.language ?? ''}`, item] as const))))
   const questions = loaded.catalog!.getExam(2024)!.questions
   assert.equal(questions.length, exam.records.length)

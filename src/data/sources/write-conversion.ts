@@ -10,7 +10,8 @@ import { examFolder, examSummary, questionFolder, type ConvertedExam } from './c
  * Writes converted exams as a dataset folder the server reads beside the dataset: `exams.json`,
  * one folder per exam (`2024/`, `2012-ppl/`) in the dataset's layout with the files the records
  * name, and `official/` holding each exam's official table (`2024.json`, `2012-ppl.json`, the
- * latter saying `"application": "ppl"` first) and the correction rows of every exam. Records are
+ * latter saying `"application": "ppl"` after its year) and the correction rows of every exam (a second
+ * application's saying `"application": "ppl"` too). Records are
  * written as the source holds them, in our numbering: the server corrects them through `official/`.
  */
 
@@ -36,10 +37,13 @@ export function writeConversion (outDir: string, exams: readonly ConvertedExam[]
       writeJson(path.join(recordDir, 'details.json'), record)
       for (const [name, from] of files) copyFileSync(from, path.join(recordDir, name))
     }
-    const table = exam.id.application === 'regular' ? exam.table : { application: exam.id.application, ...exam.table }
+    const { year, ...facts } = exam.table
+    const table = exam.id.application === 'regular' ? exam.table : { year, application: exam.id.application, ...facts }
     writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, `${examFolder(exam.id)}.json`), formatTable(table))
   }
-  const corrections: CorrectionsFile = { dataset, rows: ordered.flatMap((exam) => exam.corrections).sort(compareRows) }
+  // A second application's rows say so, as its table does: the server reads the rows of each application apart.
+  const rows = ordered.flatMap((exam) => exam.corrections.map(({ year, ...row }) => (exam.id.application === 'regular' ? { year, ...row } : { year, application: exam.id.application, ...row })))
+  const corrections: CorrectionsFile = { dataset, rows: rows.sort(compareRows) }
   writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, 'corrections.json'), formatTable(corrections))
 }
 

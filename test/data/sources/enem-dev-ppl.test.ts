@@ -86,7 +86,7 @@ test('file addresses point into the record\'s own folder of the converted exam, 
   assert.match(exam.warnings[0]!, /perdida\.png has no file in the source/)
 })
 
-test('the written folder holds the exam as 2012-ppl with its official table (application ppl) and rows that give every record INEP\'s item and key', (t) => {
+test('the written folder holds the exam as 2012-ppl with its official table and correction rows (each saying application ppl) that give every record INEP\'s item and key', (t) => {
   const exam = convertFixture(t)
   const out = mkdtempSync(path.join(tmpdir(), 'ppl-out-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
@@ -95,9 +95,10 @@ test('the written folder holds the exam as 2012-ppl with its official table (app
   assert.deepEqual([entry!.title, entry!.year, entry!.application], ['ENEM PPL 2012', 2012, 'ppl'])
   assert.ok(existsSync(path.join(out, '2012-ppl', 'questions', '138', 'grafico.png')))
   const tableText = readFileSync(path.join(out, 'official', '2012-ppl.json'), 'utf8')
-  assert.match(tableText, /^\{\n {2}"application": "ppl",\n {2}"year": 2012,/)
+  assert.match(tableText, /^\{\n {2}"year": 2012,\n {2}"application": "ppl",/)
   const table = JSON.parse(tableText) as OfficialYear
   const corrections = JSON.parse(readFileSync(path.join(out, 'official', 'corrections.json'), 'utf8')) as CorrectionsFile
+  assert.deepEqual(corrections.rows.map((row) => (row as { application?: string }).application), exam.corrections.map(() => 'ppl'))
   const ledger = new CorrectionLedger(officialTable('', [table], corrections.rows))
   const written = readdirSync(path.join(out, '2012-ppl', 'questions'))
   assert.equal(written.length, exam.records.length)

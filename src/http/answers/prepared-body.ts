@@ -3,7 +3,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
-import { deflatePart, gzipOfParts, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -49,6 +49,7 @@ export class PreparedBody {
   readonly #gzipParts: (() => readonly DeflatedPart[]) | undefined
   #br: Buffer | undefined
   #gzip: Buffer | undefined
+  #gzipChunkList: readonly Buffer[] | undefined
   #part: DeflatedPart | undefined
   // One field per answer, not a Map: a body is made for every first search, and most are answered once.
   #identityAnswer: PreparedAnswer | undefined
@@ -133,7 +134,13 @@ export class PreparedBody {
   }
 
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
-    return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.encoded(kind) })
+    // A gzip assembled from parts is sent as its chunks, never joined.
+    const payload = kind === 'gzip' && this.#gzipParts !== undefined ? this.#gzipChunks() : this.encoded(kind)
+    return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload })
+  }
+
+  #gzipChunks (): readonly Buffer[] {
+    return (this.#gzipChunkList ??= Object.freeze(gzipChunksOfParts(this.#gzipParts!())))
   }
 
   /**
@@ -160,7 +167,7 @@ export class PreparedBody {
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= this.#gzipParts !== undefined ? gzipOfParts(this.#gzipParts()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
+      this.#gzip ??= this.#gzipParts !== undefined ? Buffer.concat(this.#gzipChunks()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
       return this.#gzip
     }
     return this.raw
@@ -202,8 +209,21 @@ export function etagMatches (ifNoneMatch: string | undefined, etag: string): boo
 export interface PreparedAnswer {
   readonly statusCode: 200 | 304
   readonly headers: Readonly<Record<string, string>>
-  /** Undefined for a 304. */
-  readonly payload: Buffer | undefined
+  /** Undefined for a 304; several buffers for a gzip assembled from parts, to be written one after another. */
+  readonly payload: Buffer | readonly Buffer[] | undefined
+}
+
+/** How many bytes a payload holds. */
+export function payloadLength (payload: Buffer | readonly Buffer[]): number {
+  if (Buffer.isBuffer(payload)) return payload.length
+  let length = 0
+  for (const chunk of payload) length += chunk.length
+  return length
+}
+
+/** A payload as one buffer, for the rare path that sends one (Fastify's reply): the fast path writes the chunks as they are. */
+export function joinedPayload (payload: Buffer | readonly Buffer[] | undefined): Buffer | undefined {
+  return payload === undefined || Buffer.isBuffer(payload) ? payload : Buffer.concat(payload)
 }
 
 /**
@@ -220,5 +240,5 @@ export function preparedAnswer (body: PreparedBody, ifNoneMatch: string | undefi
 /** Sends a prepared body through Fastify (see preparedAnswer); the caller sets Cache-Control. */
 export function sendPrepared (request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
   const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
-  return reply.code(answer.statusCode).headers(answer.headers).send(answer.payload)
+  return reply.code(answer.statusCode).headers(answer.headers).send(joinedPayload(answer.payload))
 }

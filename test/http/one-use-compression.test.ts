@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib'
 import { loadConfig } from '../../src/config.ts'
 import { deflatePart, gzipOfParts, storedPart } from '../../src/http/answers/deflated-parts.ts'
-import { BROTLI_QUALITY, ONE_USE_BROTLI_MAX_BYTES } from '../../src/http/answers/prepared-body.ts'
+import { BROTLI_QUALITY } from '../../src/http/answers/prepared-body.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { PreparedExport } from '../../src/http/answers/prepared-export.ts'
 import { build, FULL_DATA_DIR, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
@@ -56,29 +56,21 @@ describe('pages and draws made for one request', () => {
     assert.deepEqual(brotliDecompressSync(page.encoded('br')), page.raw)
   })
 
-  test('brotli for one request: only up to ONE_USE_BROTLI_MAX_BYTES, at the one-use quality; larger goes as it is to a client that takes br alone', () => {
-    let count = 1
-    while (count < records.length && prepared.page(records.slice(0, count + 1), 0, count + 1).raw.length <= ONE_USE_BROTLI_MAX_BYTES) count++
-    const small = prepared.page(records.slice(0, count), 0, count)
-    assert.ok(small.raw.length <= ONE_USE_BROTLI_MAX_BYTES && small.compressible)
-    assert.equal(small.encodingFor('br'), 'br')
-    const expected = brotliCompressSync(small.raw, {
+  test('brotli for one request: to a client that takes br but not gzip, at the one-use quality, the same bytes', () => {
+    const page = prepared.page(items, 0, 50)
+    assert.equal(page.encodingFor('br'), 'br')
+    assert.equal(page.encodingFor('br, gzip;q=0.5'), 'br', 'the client\'s preference first')
+    const expected = brotliCompressSync(page.raw, {
       params: {
         [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY.once,
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: small.raw.length
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: page.raw.length
       }
     })
-    assert.deepEqual(small.encoded('br'), expected, 'compressed at the one-use quality')
-    assert.deepEqual(brotliDecompressSync(small.encoded('br')), small.raw)
-
-    const large = prepared.page(items, 0, 50)
-    if (large.raw.length > ONE_USE_BROTLI_MAX_BYTES) {
-      assert.equal(large.encodingFor('br'), 'identity')
-      assert.equal(large.encodingFor('br, gzip;q=0.5'), 'gzip', 'gzip when the client takes it at all')
-    }
-    assert.equal(large.encodingFor('gzip;q=0, br;q=0'), 'identity')
-    assert.equal(large.encodingFor(undefined), 'identity')
+    assert.deepEqual(page.encoded('br'), expected, 'compressed at the one-use quality')
+    assert.deepEqual(brotliDecompressSync(page.encoded('br')), page.raw)
+    assert.equal(page.encodingFor('gzip;q=0, br;q=0'), 'identity')
+    assert.equal(page.encodingFor(undefined), 'identity')
   })
 })
 
@@ -91,6 +83,7 @@ describe('multi-year exports', () => {
     const body = exports.body(pair)
     assert.equal(body.effort, 'once')
     assert.equal(body.encodingFor(BROWSER), 'gzip')
+    assert.equal(body.encodingFor('br'), 'identity', 'never brotli: megabytes per request')
     const expected = Buffer.concat(pair.map((year) => exports.body([year]).raw))
     assert.deepEqual(gunzipSync(body.encoded('gzip')), expected)
     assert.deepEqual(body.raw, expected)

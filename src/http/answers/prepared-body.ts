@@ -16,19 +16,14 @@ const MIN_COMPRESSIBLE_BYTES = 512
  * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
  * an unseeded draw, a multi-year export) must not cost more to compress than to make: its gzip is
  * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
- * what it offers first; brotli, which has no such assembly, only for a small body at a low quality.
+ * what it offers first; brotli, which has no such assembly, at a low quality to a client that takes
+ * br but not gzip (the contract promises br when asked), unless the body says it never offers br
+ * (`brotli: false`: a multi-year export, megabytes).
  */
 export type CompressionEffort = 'max' | 'fast' | 'once'
 
 export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 1 }
 const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
-/**
- * The largest body made for one request that is brotli-compressed (for a client that takes br but
- * not gzip); a larger one is sent as it is. At quality 1 this many bytes cost about what the
- * rest of such an answer costs (bench/results.md).
- */
-export const ONE_USE_BROTLI_MAX_BYTES = 16 * 1024
-
 /**
  * A response body serialized once, with its strong ETag and its compressed forms, each made on
  * first use and kept: the data never changes while the process runs.
@@ -47,6 +42,7 @@ export class PreparedBody {
   readonly #compress: boolean
   readonly #headers: Readonly<Record<string, string>>
   readonly #gzipParts: (() => readonly DeflatedPart[]) | undefined
+  readonly #brotli: boolean
   #br: Buffer | undefined
   #gzip: Buffer | undefined
   #gzipChunkList: readonly Buffer[] | undefined
@@ -61,10 +57,11 @@ export class PreparedBody {
    * `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing.
    * `headers`: more headers of the 200 answers (a download's Content-Disposition).
    * `gzipParts`: parts whose bytes, one after another, are `raw`: its gzip form is assembled from them.
+   * `brotli: false`: never answer br (a body made for one request too large to compress per request).
    * `raw` may be given as parts, joined only when the bytes themselves are needed (a client that
    * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
    */
-  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[] } = {}) {
+  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean } = {}) {
     if (Buffer.isBuffer(raw)) {
       this.#raw = raw
       this.byteLength = raw.length
@@ -80,6 +77,7 @@ export class PreparedBody {
     this.#compress = options.compress ?? true
     this.#headers = options.headers ?? {}
     this.#gzipParts = options.gzipParts
+    this.#brotli = options.brotli ?? true
   }
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
@@ -108,10 +106,9 @@ export class PreparedBody {
   /** The encoding this body answers with, by the client's Accept-Encoding (see CompressionEffort for a body made for one request). */
   encodingFor (acceptEncoding: string | undefined): ContentEncoding {
     if (!this.compressible) return 'identity'
-    if (this.#effort !== 'once') return negotiateEncoding(acceptEncoding)
+    if (this.#effort !== 'once' && this.#brotli) return negotiateEncoding(acceptEncoding)
     if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
-    const negotiator = this.byteLength <= ONE_USE_BROTLI_MAX_BYTES ? oneUseNegotiator : largeOneUseNegotiator
-    return negotiator.negotiate(acceptEncoding) ?? 'identity'
+    return (this.#brotli ? oneUseNegotiator : gzipOnlyNegotiator).negotiate(acceptEncoding) ?? 'identity'
   }
 
   /**
@@ -186,7 +183,7 @@ export function strongEtagOf (data: Buffer | string): string {
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
 /** For a body made for one request: gzip first, its compression being a copy (see CompressionEffort). */
 const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'br', 'identity'] })
-const largeOneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
+const gzipOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
 
 /** The encoding to answer with, by the client's Accept-Encoding; identity when it names none we have. */
 export function negotiateEncoding (acceptEncoding: string | undefined): ContentEncoding {

@@ -77,6 +77,7 @@ export class PreparedExport {
       etag: strongEtagOf(years.map((year) => this.body([year]).etag).join('')),
       effort: 'once',
       gzipParts,
+      brotli: false,
       headers
     })
     this.#multi.set(key, body)

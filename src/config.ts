@@ -15,7 +15,10 @@ export interface Config {
   host: string
   /** Base of every absolute address the API hands out (file addresses, OpenAPI servers), no trailing slash. */
   publicUrl: string
+  /** The dataset folders as ENEM_DATA_DIR names them (resolved, `:`-separated), for messages. */
   dataDir: string
+  /** The dataset folders to serve together, in order: one, or several (ENEM_DATA_DIR=/srv/enem-data:/srv/enem-ppl). */
+  dataDirs: readonly string[]
   /** True when ENEM_DATA_DIR was not given and the built-in sample dataset is served. */
   usingSampleData: boolean
   rateLimit: {
@@ -145,6 +148,15 @@ function readDurationOrZero (env: Env, name: string, fallbackMs: number): number
 }
 
 /**
+ * The folders a value of ENEM_DATA_DIR names: one, or several separated by `:` (the PATH
+ * separator), each resolved; empty items are dropped.
+ * @example dataFolders('/srv/enem-data:/srv/enem-ppl') // ['/srv/enem-data', '/srv/enem-ppl']
+ */
+export function dataFolders (value: string): string[] {
+  return value.split(path.delimiter).filter((item) => item !== '').map((item) => path.resolve(item))
+}
+
+/**
  * Parses the environment into a Config, or throws a ConfigError naming the first bad variable.
  * @example const config = loadConfig({ PORT: '8080' })
  */
@@ -160,14 +172,16 @@ export function loadConfig (env: Env = process.env): Config {
     logLevel = rawLogLevel as LogLevel
   }
 
-  const dataDirRaw = env.ENEM_DATA_DIR
-  const usingSampleData = dataDirRaw === undefined || dataDirRaw === ''
+  const givenDataDirs = dataFolders(env.ENEM_DATA_DIR ?? '')
+  const usingSampleData = givenDataDirs.length === 0
+  const dataDirs = usingSampleData ? [SAMPLE_DATA_DIR] : givenDataDirs
 
   return {
     port,
     host,
     publicUrl,
-    dataDir: usingSampleData ? SAMPLE_DATA_DIR : path.resolve(dataDirRaw),
+    dataDir: dataDirs.join(path.delimiter),
+    dataDirs,
     usingSampleData,
     rateLimit: {
       max: readInteger(env, 'RATE_LIMIT_MAX', CONFIG_DEFAULTS.rateLimitMax, 0, 1_000_000_000),

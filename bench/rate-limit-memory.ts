@@ -16,7 +16,7 @@ import Fastify from 'fastify'
 import { app, serverOptions } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
 import { loadDataset } from '../src/data/load-dataset.ts'
-import { LOCAL_STORE_MAX_CLIENTS } from '../src/http/plugins/rate-limit.ts'
+import { LOCAL_STORE_MAX_CLIENTS } from '../src/http/rate-limit/memory-counter-store.ts'
 
 const clients = Number(process.argv[2] ?? 200_000)
 const hostile = process.env.HOSTILE === '1'

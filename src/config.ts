@@ -28,7 +28,7 @@ export interface Config {
     windowMs: number
   }
   redisUrl: string | undefined
-  /** TRUST_PROXY: false, true, a hop count, or a list of addresses/CIDRs (src/http/server/client-address.ts makes it the trust function both request paths use). */
+  /** TRUST_PROXY: false, true, a hop count, or a list of addresses/CIDRs (src/http/client-address.ts makes it the trust function both request paths use). */
   trustProxy: boolean | number | string
   logLevel: LogLevel
   /** Worker processes to run (node:cluster); 1 runs in-process. */
@@ -119,7 +119,7 @@ function readTrustProxy (env: Env): Config['trustProxy'] {
   if (raw === undefined || raw === '' || raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d{1,2}$/.test(raw)) return Number(raw)
-  // The list goes to proxy-addr (src/http/server/client-address.ts); compiling each entry here turns its
+  // The list goes to proxy-addr (src/http/client-address.ts); compiling each entry here turns its
   // TypeError for `10.0.0.0/99` or `300.1.1.1` into the one line naming the variable.
   for (const entry of raw.split(',').map((item) => item.trim())) {
     try {

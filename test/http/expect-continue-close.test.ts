@@ -11,7 +11,7 @@ import { redisUrl, requireRedis, testKeyPrefix } from '../redis.ts'
  * (as a request piped through a tool does), and Node dropped a request whose client's FIN arrived
  * before its answer was written; with REDIS_URL the answer waits on the count, so it lost that
  * race about one time in twelve. The server now keeps half-closed connections until their answers
- * are sent (src/http/server/request-limits.ts). It also no longer closes its descriptor with bytes of the
+ * are sent (src/http/server/closing-connections.ts). It also no longer closes its descriptor with bytes of the
  * client unread (a reset, which discards what was still to be sent): it half-closes and lingers.
  * 1,000 tries in each way of sending it, with and without Redis; none may go unanswered or be reset.
  */

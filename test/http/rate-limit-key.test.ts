@@ -5,9 +5,10 @@ import { isIP, type AddressInfo } from 'node:net'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import Fastify from 'fastify'
-import { clientAddress, rateLimitKey, trustProxyFunction } from '../../src/http/server/client-address.ts'
+import { clientAddress, rateLimitKey, trustProxyFunction } from '../../src/http/client-address.ts'
 import { installErrorHandling } from '../../src/http/errors.ts'
-import { LOCAL_STORE_MAX_HEAP_BYTES, MemoryCounterStore, rateLimit } from '../../src/http/plugins/rate-limit.ts'
+import { rateLimit } from '../../src/http/plugins/rate-limit.ts'
+import { LOCAL_STORE_MAX_HEAP_BYTES, MemoryCounterStore } from '../../src/http/rate-limit/memory-counter-store.ts'
 import { buildTestApp } from '../helper.ts'
 
 /*

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { LRUCache } from 'lru-cache'
-import { clientAddress, type TrustProxy } from './client-address.ts'
+import { clientAddress, type TrustProxy } from '../client-address.ts'
 import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
@@ -9,7 +9,7 @@ import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answe
 import { RepeatFilter } from '../answers/repeat-filter.ts'
 import { accessLogEntry, nextRequestId } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
-import type { RateLimitState, RequestCounter } from '../plugins/rate-limit.ts'
+import type { RateLimitState, RequestCounter } from '../rate-limit/request-counter.ts'
 import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
 
 /*

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 
 /**
  * A server-side socket as Node's HTTP server keeps it, with the two internals the connection
- * guards read (request-limits.ts, graceful-close.ts). Node exposes neither publicly.
+ * guards read (connection-guard.ts, parser-error-answers.ts, graceful-close.ts). Node exposes neither publicly.
  */
 export interface ServerSocket extends Socket {
   /** The response it is writing, from the moment the request is handed to the app until that response has finished. */

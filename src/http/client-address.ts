@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
 import proxyAddr from '@fastify/proxy-addr'
 import { normalizeIP } from '@fastify/rate-limit'
-import type { Config } from '../../config.ts'
+import type { Config } from '../config.ts'
 
 /** Whether the hop at position `i` (0: the socket's peer), with this address, may name the one before it. */
 export type TrustProxy = (address: string, hop: number) => boolean

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
+import { dataFolders } from './data/data-folders.ts'
 
 /** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))
@@ -145,15 +146,6 @@ function readHost (env: Env): string {
 /** A duration that may also be `0` (no wait at all). */
 function readDurationOrZero (env: Env, name: string, fallbackMs: number): number {
   return env[name] === '0' ? 0 : readDuration(env, name, fallbackMs)
-}
-
-/**
- * The folders a value of ENEM_DATA_DIR names: one, or several separated by `:` (the PATH
- * separator), each resolved; empty items are dropped.
- * @example dataFolders('/srv/enem-data:/srv/enem-ppl') // ['/srv/enem-data', '/srv/enem-ppl']
- */
-export function dataFolders (value: string): string[] {
-  return value.split(path.delimiter).filter((item) => item !== '').map((item) => path.resolve(item))
 }
 
 /**

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { SAMPLE_DATA_DIR, dataFolders } from '../config.ts'
+import { SAMPLE_DATA_DIR } from '../config.ts'
+import { dataFolders } from '../data/data-folders.ts'
 import { loadDataset } from '../data/load-dataset.ts'
 
 /**

@@ -4,6 +4,7 @@ import { CorrectionLedger } from './official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from './official/official-table.ts'
 import { OfficialReport } from './official/official-report.ts'
+import { dataFolders } from './data-folders.ts'
 import { APPLICATIONS, compareNewestFirst, type Application } from './exam-key.ts'
 import { describeExamKey, readDataset, type SourceExam } from './read-dataset.ts'
 import type { Question, SourceQuestion } from './record-schemas.ts'
@@ -63,16 +64,17 @@ export interface FolderLoad {
 
 /**
  * Reads, checks, corrects and indexes one dataset folder, or several served together (each with
- * its own official table: see LoadOptions.officialDir). Never throws for bad data: every problem
+ * its own official table: see LoadOptions.officialDir). A string is read as ENEM_DATA_DIR is: one
+ * folder, or several separated by `:` (src/data/data-folders.ts). Never throws for bad data: every problem
  * lands in the report, and `catalog` is null if any is an error; an exam two folders both hold is
  * an error.
  * @example const { catalog, report } = await loadDataset('data/sample', { filesBaseUrl: 'http://localhost:3000/files' })
  * @example await loadDataset(['/srv/enem-data', '/srv/enem-ppl'], { filesBaseUrl })
  */
 export async function loadDataset (dataDirs: string | readonly string[], options: LoadOptions): Promise<LoadedDataset> {
-  const dirs = typeof dataDirs === 'string' ? [dataDirs] : dataDirs
+  const dirs = typeof dataDirs === 'string' ? dataFolders(dataDirs) : dataDirs
   const loads = dirs.map((dir) => loadFolder(dir, options))
-  const several = loads.length > 1
+  const several = loads.length !== 1
   const report = several ? new DatasetReport() : loads[0]!.folder.report
   const exams: Exam[] = []
   const holder = new Map<string, string>()

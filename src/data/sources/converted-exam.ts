@@ -1,5 +1,5 @@
 import { SOURCE_FILE_PREFIX } from '../check-dataset.ts'
-import { DISCIPLINE_OF_AREA, type Area, type ExamSummary, type Option, type SourceQuestion } from '../record-schemas.ts'
+import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
 import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
 
 /*
@@ -123,7 +123,7 @@ const LANGUAGE_LABELS: Record<string, string> = { espanhol: 'Espanhol', ingles: 
  * The exams.json entry of a converted exam, as the dataset's: the four disciplines and the
  * languages its records hold, in the dataset's order (alphabetical by slug).
  */
-export function examSummary (exam: ConvertedExam): ExamSummary & { application?: Application } {
+export function examSummary (exam: ConvertedExam): SourceExamSummary {
   const languages = [...new Set(exam.records.map(({ record }) => record.language).filter((language) => language !== null))]
     .filter((language) => language in LANGUAGE_LABELS).sort()
   const disciplines: Option[] = Object.values(DISCIPLINE_OF_AREA).sort().map((value) => ({ label: DISCIPLINE_LABELS[value]!, value }))

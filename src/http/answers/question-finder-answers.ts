@@ -3,6 +3,7 @@ import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder } from '../../data/question-finder.ts'
 import { filtersKey, type QuestionFilters } from '../../data/question-filters.ts'
+import type { Application } from '../../data/exam-key.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
 import { ApiError } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, selectYears, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
@@ -116,8 +117,10 @@ export class QuestionFinderAnswers {
 
   /** GET /v1/export/questions.jsonl */
   exportQuestions (query: ExportQuery): PreparedBody {
-    const years = query.year === undefined ? this.#export.years : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
-    return this.#export.body(years)
+    const years = query.year === undefined ? undefined : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
+    // The grammar (APPLICATION_SELECTION_PATTERN) admits only the applications.
+    const applications = query.application === undefined ? undefined : new Set(query.application.split(',') as Application[])
+    return this.#export.body({ years, applications })
   }
 
   /**

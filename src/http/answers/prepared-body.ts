@@ -22,7 +22,7 @@ const MIN_COMPRESSIBLE_BYTES = 512
  */
 export type CompressionEffort = 'max' | 'fast' | 'once'
 
-export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 1 }
+export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 0 }
 const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
 /** Raw length from which a gzip assembled from parts is sent as its chunks rather than joined (a multi-year export is megabytes). */
 const CHUNKED_GZIP_MIN_BYTES = 1024 * 1024

@@ -1,4 +1,4 @@
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -102,10 +102,18 @@ function expectedWritten (booklets: Map<number, CsvRow[][]>, entries: readonly S
 }
 
 interface Conversion { out: string, stdout: string }
-async function convert (t: { after: (fn: () => void) => void }, kind: string, source: string): Promise<Conversion> {
-  const parent = mkdtempSync(path.join(tmpdir(), `import-source-${kind}-`))
-  t.after(() => rmSync(parent, { recursive: true, force: true }))
-  const out = path.join(parent, 'out')
+const parent = mkdtempSync(path.join(tmpdir(), 'import-source-'))
+after(() => rmSync(parent, { recursive: true, force: true }))
+/** Both kinds converted once for the whole file, at the same time. */
+const conversions = noSources
+  ? null
+  : { ppl: convert('enem-dev-ppl', ENEM_DEV), maritaca: convert('maritaca-2024', MARITACA) }
+// A conversion that fails is reported by the test that awaits it.
+conversions?.ppl.catch(() => {})
+conversions?.maritaca.catch(() => {})
+
+async function convert (kind: string, source: string): Promise<Conversion> {
+  const out = path.join(parent, kind)
   const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/import-source.ts'), kind, source, out, '--inep', INEP], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 })
   return { out, stdout }
 }
@@ -136,8 +144,8 @@ function assertKeysFromCsv (csv: readonly CsvRow[], served: ReturnType<typeof se
   }
 }
 
-test('enem-dev-ppl: each second application writes the records the CSV\'s booklets place, each served with the CSV\'s key of its item', { skip: noSources }, async (t) => {
-  const { out, stdout } = await convert(t, 'enem-dev-ppl', ENEM_DEV)
+test('enem-dev-ppl: each second application writes the records the CSV\'s booklets place, each served with the CSV\'s key of its item', { skip: noSources }, async () => {
+  const { out, stdout } = await conversions!.ppl
   const folders = readdirSync(ENEM_DEV).filter((name) => /^\d{4}-segunda-aplicacao$/.test(name)).sort()
   const exams = JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ year: number, title: string, application?: string }>
   assert.deepEqual(exams.map((exam) => [exam.year, exam.application, exam.title]).sort(),
@@ -158,8 +166,8 @@ test('enem-dev-ppl: each second application writes the records the CSV\'s bookle
   }
 })
 
-test('maritaca-2024: 2024 is written in the blue booklets\' numbering, English only at 1–5, each record at its item\'s blue position with the CSV\'s key', { skip: noSources }, async (t) => {
-  const { out, stdout } = await convert(t, 'maritaca-2024', MARITACA)
+test('maritaca-2024: 2024 is written in the blue booklets\' numbering, English only at 1–5, each record at its item\'s blue position with the CSV\'s key', { skip: noSources }, async () => {
+  const { out, stdout } = await conversions!.maritaca
   const csv = readCsv(2024)
   const lines = readFileSync(path.join(MARITACA, '2024.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string, label: string })
   // The source's numbering: the year's areas in blocks of 45, English alone at 1–5 (its SOURCE.md).

@@ -256,9 +256,11 @@ describe('GET /v1/export/questions.jsonl', () => {
     const pair = `${years.at(-1)},${years[0]}`
     assert.equal((await get(`/v1/export/questions.jsonl?year=${pair}`)).body, `${perYear.get(years[0]!)}${perYear.get(years.at(-1)!)}`)
     assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}-${years.at(-1)}`)).body, whole)
-    // Year combinations are many: they are not compressed (the whole dataset and each year are).
+    // Year combinations are many: gzip, assembled from each year's compressed part, and never br (the whole dataset and each year are both).
     const combination = await get(`/v1/export/questions.jsonl?year=${pair}`, { 'accept-encoding': 'gzip, br' })
-    assert.equal(combination.headers['content-encoding'], undefined)
+    assert.equal(combination.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(combination.rawPayload).toString(), `${perYear.get(years[0]!)}${perYear.get(years.at(-1)!)}`)
+    assert.equal((await get(`/v1/export/questions.jsonl?year=${pair}`, { 'accept-encoding': 'br' })).headers['content-encoding'], undefined)
     assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}`, { 'accept-encoding': 'br' })).headers['content-encoding'], 'br')
 
     const response = await get('/v1/export/questions.jsonl', { 'accept-encoding': 'gzip' })

@@ -1,13 +1,18 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
-import { PreparedBody } from './prepared-body.ts'
+import { deflatePart, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 
-/** Exports of several exams kept; the whole dataset, each year and each exam are kept apart, for good. */
-const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
+/**
+ * Exports of several exams kept (bytes counted as if both their raw and gzip forms were made); the
+ * whole dataset, each year and each exam are kept apart, for good. Exam combinations are many (2^15
+ * for 15 exams), so this keeps what is asked again, and what is not costs no more than a copy.
+ */
+export const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
 
@@ -23,8 +28,11 @@ export interface ExportSelection {
  * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
  * PreparedCatalog), one per line, by year ascending, the regular exam before the second
  * application, then index, null-language record first. Each body is assembled once, on first
- * request (none on the start-up path), and kept with its ETag and compressed forms; a body of
- * several exams that is not a whole year is the concatenation of theirs, sent uncompressed.
+ * request (none on the start-up path), and kept with its ETag and compressed forms. Every body's
+ * gzip is assembled from its exams' deflated parts, each compressed once (./deflated-parts.ts). A
+ * body of several exams that is not a whole year is their bytes one after another, tagged by their
+ * tags, and compressed as a body made for one request: gzip from the exams' parts, never brotli (a
+ * client that takes br but not gzip gets it as it is).
  */
 export class PreparedExport {
   /** Every exam the catalog holds, in export order. */
@@ -35,17 +43,26 @@ export class PreparedExport {
   /** Every line of every exam, built on first use; each exam's bytes are a view into it, not a copy. */
   #allBytes: Buffer | undefined
   readonly #examBytes = new Map<Exam, Buffer>()
+  readonly #examParts = new Map<Exam, DeflatedPart>()
+  readonly #examTags = new Map<Exam, string>()
   readonly #single = new Map<string, PreparedBody>()
-  readonly #multi = new LRUCache<string, PreparedBody>({
-    maxSize: MULTI_EXAM_CACHE_BYTES,
-    sizeCalculation: (body) => body.raw.length * 2
-  })
+  readonly #multi: LRUCache<string, PreparedBody>
 
-  constructor (catalog: Catalog, prepared: PreparedCatalog) {
+  /** `multiExamCacheBytes`: the bound of the several-exam exports kept (MULTI_EXAM_CACHE_BYTES unless a test sets its own). */
+  constructor (catalog: Catalog, prepared: PreparedCatalog, { multiExamCacheBytes = MULTI_EXAM_CACHE_BYTES }: { multiExamCacheBytes?: number } = {}) {
     this.#prepared = prepared
+    this.#multi = new LRUCache<string, PreparedBody>({
+      maxSize: multiExamCacheBytes,
+      sizeCalculation: (body) => body.byteLength * 2
+    })
     this.#exams = [...catalog.listExams()].sort((a, b) => a.summary.year - b.summary.year ||
       APPLICATIONS.indexOf(a.summary.application) - APPLICATIONS.indexOf(b.summary.application))
     this.years = [...new Set(this.#exams.map((exam) => exam.summary.year))]
+  }
+
+  /** Bytes the kept several-exam exports count for (each its raw length twice), at most the bound. */
+  get multiExamKeptBytes (): number {
+    return this.#multi.calculatedSize
   }
 
   /** The export of the exams a selection holds. */
@@ -56,26 +73,57 @@ export class PreparedExport {
     const fileName = exportFileName(whole ? 'all' : exams.length === 0 ? [] : selection.years ?? 'all', whole ? undefined : selection.applications)
     // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
     const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
-    // Few enough to keep for good and to compress: the whole dataset, one exam, every exam of one
-    // year, or none (an empty body, which the size-bounded cache would refuse: its size is 0).
-    const single = whole || exams.length <= 1 || (exams.length > 0 && exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
+    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, every exam
+    // of one year, or none (an empty body, which the size-bounded cache would refuse: its size is 0).
+    const single = whole || exams.length <= 1 || (exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
       exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
-    const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
-    const body = new PreparedBody(raw, {
+    const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
+    const gzipParts = () => exams.map((exam) => this.#partOf(exam))
+    if (single) {
+      const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
+      const body = new PreparedBody(raw, {
+        contentType: EXPORT_CONTENT_TYPE,
+        // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
+        effort: 'fast',
+        gzipParts,
+        headers
+      })
+      this.#single.set(key, body)
+      return body
+    }
+    // Equal tags must mean equal bytes: the exams' tags determine the body (hashing megabytes per request did not bound its cost).
+    const body = new PreparedBody(exams.map((exam) => this.#bytesOf(exam)), {
       contentType: EXPORT_CONTENT_TYPE,
-      // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
-      effort: 'fast',
-      // Even so, compressing a body is costly, so only bodies that are few (the whole dataset,
-      // each year, each exam) are compressed; a client cycling through year combinations could
-      // otherwise keep a core busy compressing.
-      compress: single,
-      headers: { 'content-disposition': `attachment; filename="${fileName}"` }
+      etag: strongEtagOf(exams.map((exam) => this.#tagOf(exam)).join('')),
+      effort: 'once',
+      gzipParts,
+      brotli: false,
+      headers
     })
-    if (single) this.#single.set(key, body)
-    else this.#multi.set(key, body)
+    this.#multi.set(key, body)
     return body
+  }
+
+  /** An exam's lines compressed on their own, once: a part of the gzip of every export that holds the exam. */
+  #partOf (exam: Exam): DeflatedPart {
+    let part = this.#examParts.get(exam)
+    if (part === undefined) {
+      part = deflatePart(this.#bytesOf(exam), LARGE_PART_LEVEL)
+      this.#examParts.set(exam, part)
+    }
+    return part
+  }
+
+  /** The tag of an exam's lines, hashed once. */
+  #tagOf (exam: Exam): string {
+    let tag = this.#examTags.get(exam)
+    if (tag === undefined) {
+      tag = strongEtagOf(this.#bytesOf(exam))
+      this.#examTags.set(exam, tag)
+    }
+    return tag
   }
 
   #bytesOf (exam: Exam): Buffer {

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CannedAnswer, CeilingReady } from './ceiling-server.ts'
 import type { LoadJob, LoadResult } from './load.ts'
+import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
 import { startCommand } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
@@ -432,6 +433,10 @@ interface Scenario {
    * CEILING_PATHS of them, in turn.
    */
   unrepeated?: boolean
+  /** Of an unrepeated scenario, how many paths the ceiling answers, when not CEILING_PATHS (exports are megabytes each). */
+  ceilingPathCount?: number
+  /** Most server CPU per request this scenario may cost, in single questions' CPU per request (same run). */
+  singleQuestionCpuTarget?: number
 }
 
 /** Paths of an unrepeated scenario captured for the ceiling: enough to stand for the sizes of the rest. */
@@ -440,7 +445,7 @@ const CEILING_PATHS = 1000
 /** The paths the ceiling answers (and so are captured from our server): of an unrepeated scenario, its first CEILING_PATHS. */
 function ceilingPaths (scenario: Scenario): string[] {
   if (scenario.paths === undefined) return [scenario.url]
-  return scenario.unrepeated === true ? scenario.paths.slice(0, CEILING_PATHS) : scenario.paths
+  return scenario.unrepeated === true ? scenario.paths.slice(0, scenario.ceilingPathCount ?? CEILING_PATHS) : scenario.paths
 }
 
 interface QuestionRecord {
@@ -482,9 +487,36 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
     { name: '404 error', url: `/v1/exams/${year}/questions/999`, headers: {}, expectStatus: 404, json: true },
     { name: 'single question, br', url: `/v1/exams/${year}/questions/${firstIndex}`, headers: { 'accept-encoding': 'br' }, expectStatus: 200, json: true }
   )
-  scenarios.push(...await findingScenarios(port, exams))
+  const exported = await getRaw(port, '/v1/export/questions.jsonl')
+  if (exported.status !== 200) throw new Error(`GET /v1/export/questions.jsonl: expected 200, got ${exported.status}`)
+  const exportText = exported.body.toString('utf8')
+  scenarios.push(...findingScenarios(exportText, exams))
   scenarios.push(await scoresScenario(port, year))
+  scenarios.push(...costlyScenarios(exportText, exams, `/v1/exams/${year}/questions/${firstIndex}`))
   return scenarios
+}
+
+/** Distinct costly requests each costly row may send, one per request (more than one server answers in a row). */
+const COSTLY_REQUEST_COUNT = 60_000
+/** Exports captured for the ceiling: each is megabytes. */
+const EXPORT_CEILING_PATHS = 20
+
+/**
+ * The finding requests that cost most per request (bench/costly-requests.ts), each asked as a browser
+ * asks (gzip or br), every one a first request; beside them the prepared single question asked the
+ * same way, the unit their CPU per request is counted in.
+ */
+function costlyScenarios (exportText: string, exams: Array<{ year: number }>, singleQuestionUrl: string): Scenario[] {
+  const costly = costlyRequests(exportText, exams.map((exam) => exam.year), COSTLY_REQUEST_COUNT)
+  const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING }
+  const common = { headers, expectStatus: 200, json: true, singleQuestionCpuTarget: 10 }
+  return [
+    { name: 'single question gzip/br', url: singleQuestionUrl, headers, expectStatus: 200, json: true },
+    { name: 'common-word search gzip/br (unrepeated)', url: costly.commonWordSearches[0]!, paths: costly.commonWordSearches, unrepeated: true, ...common, p99TargetMs: 50 },
+    { name: 'stop-word phrase gzip/br (unrepeated)', url: costly.stopWordPhrases[0]!, paths: costly.stopWordPhrases, unrepeated: true, ...common, p99TargetMs: 50 },
+    { name: 'random unseeded count=50 gzip/br', url: '/v1/questions/random?count=50', ...common, p99TargetMs: 50 },
+    { name: 'multi-year export gzip/br (unrepeated)', url: costly.multiYearExports[0]!, paths: costly.multiYearExports, unrepeated: true, ceilingPathCount: EXPORT_CEILING_PATHS, ...common, json: false }
+  ]
 }
 
 /** POST /v1/scores of a full practice run: an answer at every one of the exam's 180 positions, in its first language. */
@@ -510,11 +542,9 @@ const SEED_COUNT = 1000
  * consecutive words of a question of the dataset, drawn with a fixed seed, so every run sends the
  * same ones), random draws with and without a seed, a filtered page, and the export.
  */
-async function findingScenarios (port: number, exams: Array<{ year: number }>): Promise<Scenario[]> {
-  const exported = await getRaw(port, '/v1/export/questions.jsonl')
-  if (exported.status !== 200) throw new Error(`GET /v1/export/questions.jsonl: expected 200, got ${exported.status}`)
+function findingScenarios (exportText: string, exams: Array<{ year: number }>): Scenario[] {
   // Questions common to every language view, so each query names a question the default lists hold.
-  const texts = exported.body.toString('utf8').split('\n').filter((line) => line !== '')
+  const texts = exportText.split('\n').filter((line) => line !== '')
     .map((line) => JSON.parse(line) as { language: string | null, context: string | null, alternativesIntroduction: string | null })
     .filter((record) => record.language === null)
     .map((record) => `${record.context ?? ''} ${record.alternativesIntroduction ?? ''}`.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').match(/\p{L}{3,}/gu) ?? [])
@@ -662,8 +692,8 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
   // One list for the whole scenario: the load generator writes one script per list.
   const pathsForCeiling = scenario.paths === undefined ? undefined : ceilingPaths(scenario)
   // Of an unrepeated scenario, how far into its paths each contender that keeps answers has been sent
-  // (the first CEILING_PATHS were sent to ours when they were captured).
-  const sent = contenders.map(() => (scenario.unrepeated === true ? CEILING_PATHS : 0))
+  // (the ceiling's paths were sent to ours when they were captured).
+  const sent = contenders.map(() => (scenario.unrepeated === true ? pathsForCeiling!.length : 0))
   const run = async (i: number, durationSeconds: number): Promise<LoadResult> => {
     const contender = contenders[i]!
     const unrepeated = scenario.unrepeated === true && contender.keepsAnswers
@@ -820,6 +850,11 @@ async function main (): Promise<void> {
     if (result.singleQuestionShareTarget !== undefined && single !== undefined) {
       const share = result.ours.summary.requestsPerSecond / single.ours.summary.requestsPerSecond
       targets.push({ name: `${result.name}: >= ${result.singleQuestionShareTarget} of the single question's req/s`, value: share.toFixed(2), met: share >= result.singleQuestionShareTarget })
+    }
+    const singleBeside = results.find((one) => one.name === 'single question gzip/br')
+    if (result.singleQuestionCpuTarget !== undefined && singleBeside !== undefined) {
+      const times = result.ours.summary.cpuUsPerRequest / singleBeside.ours.summary.cpuUsPerRequest
+      targets.push({ name: `${result.name}: CPU per request <= ${result.singleQuestionCpuTarget}x the single question's (gzip/br)`, value: `${times.toFixed(1)}x (${fmt.us(result.ours.summary.cpuUsPerRequest)} / ${fmt.us(singleBeside.ours.summary.cpuUsPerRequest)} us)`, met: times <= result.singleQuestionCpuTarget })
     }
     if (result.unrepeated === true && result.pathCount !== undefined) {
       targets.push({ name: `${result.name}: no path sent twice to our server`, value: `at most ${result.pathsSent.toLocaleString('en-US')} sent of ${result.pathCount.toLocaleString('en-US')}`, met: result.pathsSent <= result.pathCount })

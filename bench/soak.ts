@@ -4,9 +4,11 @@
  *   1. wrk alone (the baseline),
  *   2. slowhttptest's slow-read attack, with a wrk probe measuring a normal client meanwhile,
  *   3. slowhttptest's slow-headers attack (slowloris), with the same probe,
- *   4. wrk with SIGTERM sent midway (the drain on shutdown: wrk counts the resets),
+ *   4. the costliest finding requests, each a first request, from 4 connections, while a normal
+ *      client (1 connection) measures its p50/p99, alone and meanwhile (bench/soak-costly.ts),
+ *   5. wrk with SIGTERM sent midway (the drain on shutdown: wrk counts the resets),
  * and prints each phase's figures and the server's memory and open descriptors after it.
- * Needs wrk and slowhttptest (Debian packages of those names). About 100 seconds.
+ * Needs wrk and slowhttptest (Debian packages of those names). About two minutes.
  *
  *   npm run soak
  *   ENEM_DATA_DIR=../shared/enem-data npm run soak     # on the full dataset
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { costlyPhase } from './soak-costly.ts'
 import { startCommand } from './start-command.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -135,6 +138,10 @@ try {
     console.log(`   ${await serverState(server.pid!)}`)
   }
 
+  console.log('\n4. costly requests from a few connections, a normal client measured meanwhile:')
+  for (const line of await costlyPhase(port, SECONDS, workDir, '/v1/exams/2020/questions/1')) console.log(`   ${line}`)
+  console.log(`   ${await serverState(server.pid!)}`)
+
   // Long enough to span the drain delay (SHUTDOWN_DRAIN_DELAY, 5 s by default) and the close after it.
   const load = wrk(port, 64, SECONDS + 10)
   await sleep(SECONDS * 1000 / 3)
@@ -142,7 +149,7 @@ try {
   server.kill('SIGTERM')
   const code = await exited
   const exitMs = Date.now() - signalledAt
-  console.log(`\n4. SIGTERM under wrk (64 connections): exit code ${code} after ${exitMs} ms`)
+  console.log(`\n5. SIGTERM under wrk (64 connections): exit code ${code} after ${exitMs} ms`)
   console.log(`   wrk: ${wrkSummary(await load)}`)
   console.log('   (wrk ignores /readyz: once the listener has closed, its refused reconnections count as write errors, and a' +
     ' connection the kernel had queued but the server never accepted is reset: read errors)')

@@ -37,7 +37,8 @@ import { terminalLogDestination, type LogDestination } from './log-destination.t
 export interface AppOptions {
   config: Config
   catalog: Catalog
-  servableFiles: ReadonlySet<string>
+  /** The files `/files` may serve, each with the dataset folder that holds it (LoadedDataset.servableFiles). */
+  servableFiles: ReadonlyMap<string, string>
   /** Readiness, for /readyz; the server flips it off when shutdown begins. */
   isReady?: () => boolean
   /** The JSON endpoints (src/http/endpoints.ts's table), unless a test gives its own. */
@@ -140,7 +141,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     }
     await v1.register(apiRoutes, { sources, endpoints })
   }, { prefix: API_BASE })
-  await fastify.register(fileRoutes, { dataDir: config.dataDir, servableFiles })
+  await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl })

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
+import { dataFolders } from './data/data-folders.ts'
 
 /** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))
@@ -15,7 +16,10 @@ export interface Config {
   host: string
   /** Base of every absolute address the API hands out (file addresses, OpenAPI servers), no trailing slash. */
   publicUrl: string
+  /** The dataset folders as ENEM_DATA_DIR names them (resolved, `:`-separated), for messages. */
   dataDir: string
+  /** The dataset folders to serve together, in order: one, or several (ENEM_DATA_DIR=/srv/enem-data:/srv/enem-ppl). */
+  dataDirs: readonly string[]
   /** True when ENEM_DATA_DIR was not given and the built-in sample dataset is served. */
   usingSampleData: boolean
   rateLimit: {
@@ -180,14 +184,16 @@ export function loadConfig (env: Env = process.env): Config {
     logLevel = rawLogLevel as LogLevel
   }
 
-  const dataDirRaw = env.ENEM_DATA_DIR
-  const usingSampleData = dataDirRaw === undefined || dataDirRaw === ''
+  const givenDataDirs = dataFolders(env.ENEM_DATA_DIR ?? '')
+  const usingSampleData = givenDataDirs.length === 0
+  const dataDirs = usingSampleData ? [SAMPLE_DATA_DIR] : givenDataDirs
 
   return {
     port,
     host,
     publicUrl,
-    dataDir: usingSampleData ? SAMPLE_DATA_DIR : path.resolve(dataDirRaw),
+    dataDir: dataDirs.join(path.delimiter),
+    dataDirs,
     usingSampleData,
     rateLimit: {
       max: readInteger(env, 'RATE_LIMIT_MAX', CONFIG_DEFAULTS.rateLimitMax, 0, 1_000_000_000),

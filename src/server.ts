@@ -52,7 +52,7 @@ async function main (): Promise<void> {
   const startedAt = performance.now()
   const fastify = Fastify(serverOptions(config))
   const log = fastify.log
-  const dataset = await loadDataset(config.dataDir, { filesBaseUrl: `${config.publicUrl}/files` })
+  const dataset = await loadDataset(config.dataDirs, { filesBaseUrl: `${config.publicUrl}/files` })
   if (dataset.catalog === null) {
     const { errors } = dataset.report
     for (const issue of errors.slice(0, MAX_LOGGED_DATASET_ERRORS)) log.error({ file: issue.file, field: issue.field, kind: issue.kind }, issue.message)
@@ -62,6 +62,7 @@ async function main (): Promise<void> {
   }
   log.info({
     dataDir: config.dataDir,
+    folders: config.dataDirs.length,
     sample: config.usingSampleData,
     exams: dataset.catalog.listExams().length,
     questions: dataset.catalog.questionCount,
@@ -70,7 +71,12 @@ async function main (): Promise<void> {
     ? 'serving the built-in SAMPLE dataset (set ENEM_DATA_DIR to serve a full one)'
     : 'dataset loaded')
   if (dataset.report.warnings.length > 0) log.warn(`dataset warnings: ${dataset.report.summaryLine()} (details: \`${checkDataCommand(config.dataDir)}\`)`)
-  if (dataset.official !== null) log.info(`official corrections: ${dataset.official.summaryLine()}`)
+  for (const folder of dataset.folders) {
+    for (const official of folder.official) {
+      const of = config.dataDirs.length === 1 && official.application === 'regular' ? '' : ` (${folder.dir}, ${official.application})`
+      log.info(`official corrections${of}: ${official.summaryLine()}`)
+    }
+  }
 
   let ready = true
   await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, isReady: () => ready })

@@ -49,15 +49,19 @@ export async function checkListenAddress ({ host, port }: Pick<Config, 'host' | 
 }
 
 /**
- * Whether the dataset folder is there at all (a folder with an exams.json), so a wrong
- * ENEM_DATA_DIR is one line naming it. What is inside is the loader's business (src/data/).
- * @example await checkDataDir({ dataDir: '/data', usingSampleData: false })
+ * Whether each dataset folder is there at all (a folder with an exams.json), so a wrong
+ * ENEM_DATA_DIR is one line naming it (and, of several folders, the one that is wrong). What is
+ * inside is the loader's business (src/data/).
+ * @example await checkDataDir({ dataDir: '/data', dataDirs: ['/data'], usingSampleData: false })
  */
-export async function checkDataDir ({ dataDir, usingSampleData }: Pick<Config, 'dataDir' | 'usingSampleData'>): Promise<void> {
-  const problem = await folderProblem(dataDir)
-  if (problem === undefined) return
-  if (usingSampleData) throw new StartUpError(`The built-in sample dataset at ${dataDir} ${problem}; set ENEM_DATA_DIR to a dataset folder`)
-  throw new StartUpError(`Invalid ENEM_DATA_DIR=${JSON.stringify(dataDir)}: expected a dataset folder with an exams.json; it ${problem}`)
+export async function checkDataDir ({ dataDir, dataDirs, usingSampleData }: Pick<Config, 'dataDir' | 'dataDirs' | 'usingSampleData'>): Promise<void> {
+  for (const folder of dataDirs) {
+    const problem = await folderProblem(folder)
+    if (problem === undefined) continue
+    if (usingSampleData) throw new StartUpError(`The built-in sample dataset at ${folder} ${problem}; set ENEM_DATA_DIR to a dataset folder`)
+    if (dataDirs.length === 1) throw new StartUpError(`Invalid ENEM_DATA_DIR=${JSON.stringify(dataDir)}: expected a dataset folder with an exams.json; it ${problem}`)
+    throw new StartUpError(`Invalid ENEM_DATA_DIR=${JSON.stringify(dataDir)}: expected dataset folders with an exams.json, separated by ":"; ${JSON.stringify(folder)} ${problem}`)
+  }
 }
 
 async function folderProblem (dataDir: string): Promise<string | undefined> {

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { ConfigError, loadConfig, SAMPLE_DATA_DIR } from '../src/config.ts'
+import { checkDataDir, StartUpError } from '../src/start-up-checks.ts'
 
 test('defaults: port 3000, the sample dataset, 600 requests a minute, no Redis, no trusted proxy', () => {
   const config = loadConfig({})
@@ -44,6 +45,19 @@ test('reads every variable', () => {
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
   assert.equal(loadConfig({ RATE_LIMIT_WINDOW: '1m' }).rateLimit.windowMs, 60_000)
   assert.equal(loadConfig({ RATE_LIMIT_WINDOW: '1500' }).rateLimit.windowMs, 1500)
+})
+
+test('ENEM_DATA_DIR names one folder or several separated by ":", each resolved, in order', async () => {
+  const single = loadConfig({ ENEM_DATA_DIR: 'some/dir' })
+  assert.deepEqual(single.dataDirs, [path.resolve('some/dir')])
+  const several = loadConfig({ ENEM_DATA_DIR: `some/dir${path.delimiter}/srv/enem-ppl${path.delimiter}` })
+  assert.deepEqual(several.dataDirs, [path.resolve('some/dir'), '/srv/enem-ppl'])
+  assert.equal(several.dataDir, several.dataDirs.join(path.delimiter))
+  assert.equal(several.usingSampleData, false)
+  // Of several folders, the one that is not a dataset is named.
+  await assert.rejects(checkDataDir({ ...several, dataDirs: [SAMPLE_DATA_DIR, '/srv/enem-ppl'] }),
+    (error: Error) => error instanceof StartUpError && error.message.includes('"/srv/enem-ppl" does not exist') && error.message.includes('separated by ":"'))
+  await checkDataDir({ ...several, dataDirs: [SAMPLE_DATA_DIR, SAMPLE_DATA_DIR] })
 })
 
 test('an invalid value is one clear error naming the variable and what it expects', () => {

@@ -22,7 +22,7 @@ export function loadTestDataset (config: Config): Promise<LoadedDataset> {
   const key = `${config.dataDir}|${config.publicUrl}`
   let loaded = datasets.get(key)
   if (loaded === undefined) {
-    loaded = loadDataset(config.dataDir, { filesBaseUrl: `${config.publicUrl}/files` })
+    loaded = loadDataset(config.dataDirs, { filesBaseUrl: `${config.publicUrl}/files` })
     datasets.set(key, loaded)
   }
   return loaded

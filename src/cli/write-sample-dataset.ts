@@ -99,6 +99,8 @@ interface Option<T extends string> {
 interface ExamSummary {
   title: string
   year: number
+  /** Only a second application says so; no field means regular. */
+  application?: 'ppl'
   disciplines: Option<Discipline>[]
   languages: Option<Language>[]
 }
@@ -160,6 +162,8 @@ interface QuestionSpec {
 
 interface ExamSpec {
   year: number
+  /** A second application (its folder is `<year>-ppl`); absent for a regular exam. */
+  application?: 'ppl'
   languages: Language[]
   /** In the order they are listed in <year>/details.json. */
   questions: QuestionSpec[]
@@ -534,6 +538,31 @@ function exam2023 (): ExamSpec {
 }
 
 /**
+ * 2020-ppl, the second application of 2020: the same layout on a small scale, so that every
+ * endpoint's `application` has an exam to name. Its texts and keys are shifted from the regular
+ * exam's, so no record repeats one of 2020's.
+ */
+function exam2020ppl (): ExamSpec {
+  const ranges: DisciplineRanges = [[6, 7, 'linguagens'], [8, 9, 'ciencias-humanas'], [10, 10, 'matematica']]
+  const questions = [...languageVariants(2, ['espanhol', 'ingles']), ...plainQuestions(6, 10, ranges)]
+  return {
+    year: 2020,
+    application: 'ppl',
+    languages: ['espanhol', 'ingles'],
+    questions: withFeatures(questions.map((spec) => ({
+      ...spec,
+      topic: cyclic(TOPICS[spec.language ?? spec.discipline], spec.index + PPL_SHIFT),
+      correct: cyclic(LETTERS, LETTERS.indexOf(defaultCorrect(spec)) + PPL_SHIFT),
+    })), {
+      8: { contextImages: [image(sampleUuid('12'), 'png', solidPng([90, 200, 160]))] },
+    }),
+  }
+}
+
+/** How far 2020-ppl's topics and keys are shifted from the regular exam's. */
+const PPL_SHIFT = 3
+
+/**
  * 2016: official data from an invented INEP item file alone (itensProva2016): the foreign-language
  * positions 91–95 with a null-language record at 93 beside its espanhol sibling (the language rule
  * labels it ingles), linguagens 96–105, and matematica 136–147, which no booklet agrees with.
@@ -592,15 +621,25 @@ function buildContext (spec: QuestionSpec, topic: Topic, imageUrls: string[]): s
   return [topic.context, ...imageUrls.map((url) => `![](${url})`)].join('\n\n')
 }
 
-function buildQuestion (year: number, spec: QuestionSpec): { question: Question, files: OutputFile[] } {
-  const folder = `${year}/questions/${folderName(spec)}`
+/** The exam's folder: `<year>`, or `<year>-ppl` for a second application (src/data/exam-key.ts). */
+function examFolder (exam: ExamSpec): string {
+  return exam.application === undefined ? String(exam.year) : `${exam.year}-${exam.application}`
+}
+
+function examTitle (exam: ExamSpec): string {
+  return exam.application === undefined ? `ENEM ${exam.year}` : `ENEM ${exam.year} PPL`
+}
+
+function buildQuestion (exam: ExamSpec, spec: QuestionSpec): { question: Question, files: OutputFile[] } {
+  const year = exam.year
+  const folder = `${examFolder(exam)}/questions/${folderName(spec)}`
   const fileUrl = (picture: ImageFile): string => `${BASE_URL}/${folder}/${picture.name}`
   const topic = topicOf(spec)
   const correct = spec.correct ?? defaultCorrect(spec)
   const contextImages = spec.contextImages ?? []
   const contextUrls = contextImages.map(fileUrl)
   const question: Question = {
-    title: `Questão ${spec.index} - ENEM ${year}`,
+    title: `Questão ${spec.index} - ${examTitle(exam)}`,
     index: spec.index,
     year,
     language: spec.language,
@@ -624,15 +663,16 @@ function buildQuestion (year: number, spec: QuestionSpec): { question: Question,
 
 function summaryOf (exam: ExamSpec): ExamSummary {
   return {
-    title: `ENEM ${exam.year}`,
+    title: examTitle(exam),
     year: exam.year,
+    ...(exam.application === undefined ? {} : { application: exam.application }),
     disciplines: DISCIPLINES,
     languages: exam.languages.map((value) => ({ label: LANGUAGE_LABELS[value], value })),
   }
 }
 
 function examFiles (exam: ExamSpec): OutputFile[] {
-  const built = exam.questions.map((spec) => buildQuestion(exam.year, spec))
+  const built = exam.questions.map((spec) => buildQuestion(exam, spec))
   const questions: QuestionEntry[] = built.map(({ question }) => ({
     title: question.title,
     index: question.index,
@@ -640,13 +680,14 @@ function examFiles (exam: ExamSpec): OutputFile[] {
     language: question.language,
   }))
   return [
-    { path: `${exam.year}/details.json`, data: toJson({ ...summaryOf(exam), questions }) },
+    { path: `${examFolder(exam)}/details.json`, data: toJson({ ...summaryOf(exam), questions }) },
     ...built.flatMap(({ files }) => files),
   ]
 }
 
 function datasetFiles (exams: ExamSpec[]): OutputFile[] {
-  const newestFirst = [...exams].sort((a, b) => b.year - a.year)
+  // Newest year first, the regular exam before the second application.
+  const newestFirst = [...exams].sort((a, b) => b.year - a.year || (a.application === undefined ? 0 : 1) - (b.application === undefined ? 0 : 1))
   return [
     { path: 'exams.json', data: toJson(newestFirst.map(summaryOf)) },
     ...newestFirst.flatMap(examFiles),
@@ -687,11 +728,15 @@ const CORRECTED_2016_INDEX = 100
  * the English item at 93 keyed like the null-language record there; and a mathematics booklet
  * (9303 AZUL) that agrees with only half of the records at 136–147.
  */
+function shiftedLetter (letter: Letter): Letter {
+  return cyclic(LETTERS, LETTERS.indexOf(letter) + 1)
+}
+
 function itensProva2016 (records: readonly Question[]): string {
   const keyOf = (index: number, language: Language | null): Letter | undefined =>
     records.find((record) => record.index === index && record.language === language)?.correctAlternative ??
     (language === 'ingles' ? records.find((record) => record.index === index && record.language === null)?.correctAlternative : undefined)
-  const shifted = (letter: Letter): Letter => cyclic(LETTERS, LETTERS.indexOf(letter) + 1)
+  const shifted = shiftedLetter
   const row = (position: number, area: string, index: number, language: Language | null, key: Letter, colour: string, booklet: number) => {
     const item = 990000 + index * 10 + (language === 'ingles' ? 1 : language === 'espanhol' ? 2 : 0)
     const irt = [1 + (index % 7) / 10, (index % 11) / 5 - 1, 0.15 + (index % 3) / 100].map((value) => value.toFixed(5)).join(';')
@@ -718,8 +763,11 @@ function itensProva2016 (records: readonly Question[]): string {
   return `${lines.join('\n')}\n`
 }
 
-function officialFiles (exam2016Spec: ExamSpec): OutputFile[] {
-  const records2016 = exam2016Spec.questions.map((spec) => buildQuestion(exam2016Spec.year, spec).question)
+function officialFiles (exam2016Spec: ExamSpec, exam2020pplSpec: ExamSpec): OutputFile[] {
+  const records2016 = exam2016Spec.questions.map((spec) => buildQuestion(exam2016Spec, spec).question)
+  const records2020ppl = exam2020pplSpec.questions.map((spec) => buildQuestion(exam2020pplSpec, spec).question)
+  const keyOf2020ppl = (index: number, language: Language | null): Letter =>
+    records2020ppl.find((record) => record.index === index && record.language === language)!.correctAlternative
   const itemFile = itensProva2016(records2016)
   const year2016 = officialYearFromItems(parseItensProva(itemFile, 2016, SAMPLE_ITENS_PROVA_2016), records2016)
   const years: OfficialYear[] = [
@@ -740,6 +788,22 @@ function officialFiles (exam2016Spec: ExamSpec): OutputFile[] {
       notes: [],
     },
     year2016,
+    {
+      // Like 2020's table: keys as the records' (inep only), a corrected key, an annulled item.
+      year: 2020,
+      application: 'ppl',
+      areaOrder: null,
+      booklets: [],
+      positions: [
+        officialPosition(1, 'espanhol', 'LC', keyOf2020ppl(1, 'espanhol')),
+        officialPosition(1, 'ingles', 'LC', keyOf2020ppl(1, 'ingles')),
+        officialPosition(6, null, 'LC', shiftedLetter(keyOf2020ppl(6, null))),
+        officialPosition(7, null, 'LC', 'X'),
+        officialPosition(10, null, 'MT', keyOf2020ppl(10, null)),
+      ],
+      disagreements: [],
+      notes: [],
+    },
   ]
   const row = (year: number, index: number, language: Language | null, field: 'correctAlternative' | 'discipline', inDataset: string, served: string) =>
     ({ year, index, language, field, inDataset, served, source: SAMPLE_SOURCE })
@@ -752,10 +816,12 @@ function officialFiles (exam2016Spec: ExamSpec): OutputFile[] {
       row(2020, 10, null, 'correctAlternative', 'A', 'E'),
       // 2016's rows are what the import computes from the invented item file.
       ...proposeCorrections(officialTable('', [year2016], []), records2016),
+      // 2020-ppl's key correction, a row of its application.
+      { year: 2020, application: 'ppl', index: 6, language: null, field: 'correctAlternative', inDataset: keyOf2020ppl(6, null), served: shiftedLetter(keyOf2020ppl(6, null)), source: SAMPLE_SOURCE },
     ],
   }
   return [
-    ...years.map((year) => ({ path: `official/${year.year}.json`, data: formatTable(year) })),
+    ...years.map((year) => ({ path: `official/${year.year}${year.application === undefined ? '' : `-${year.application}`}.json`, data: formatTable(year) })),
     { path: 'official/corrections.json', data: formatTable(corrections) },
     { path: `${SAMPLE_INEP_FOLDER}/${SAMPLE_ITENS_PROVA_2016}`, data: itemFile },
   ]
@@ -789,7 +855,7 @@ function writeDataset (outDir: string, files: OutputFile[]): void {
 
 function main (): void {
   const outDir = resolve(process.argv[2] ?? 'data/sample')
-  const files = [...datasetFiles([exam2011(), exam2016(), exam2020(), exam2023()]), ...officialFiles(exam2016())]
+  const files = [...datasetFiles([exam2011(), exam2016(), exam2020(), exam2020ppl(), exam2023()]), ...officialFiles(exam2016(), exam2020ppl())]
   writeDataset(outDir, files)
   console.log(`Wrote ${files.length} files to ${outDir}`)
 }

@@ -1,7 +1,10 @@
+import { compareNewestFirst, examKey, type Application } from './exam-key.ts'
 import type { ExamSummary, Question, QuestionSummary } from './record-schemas.ts'
 
 /** One exam as the service serves it: its summary and its validated question records, ordered. */
 export interface Exam {
+  /** What identifies it: its year and application (src/data/exam-key.ts), `2020` or `2020-ppl`. */
+  readonly key: string
   readonly summary: ExamSummary
   /**
    * Every record of the exam, ordered by index, then the null-language record, then the
@@ -28,24 +31,30 @@ export type QuestionLookup =
  */
 export class Catalog {
   readonly #examsNewestFirst: readonly Exam[]
-  readonly #examsByYear: ReadonlyMap<number, Exam>
+  readonly #examsByKey: ReadonlyMap<string, Exam>
   readonly #viewsByExam: ReadonlyMap<Exam, ReadonlyMap<string, readonly Question[]>>
   readonly #recordsByIndex: ReadonlyMap<Exam, ReadonlyMap<number, readonly Question[]>>
 
   constructor (exams: readonly Exam[]) {
-    this.#examsNewestFirst = [...exams].sort((a, b) => b.summary.year - a.summary.year)
-    this.#examsByYear = new Map(exams.map((exam) => [exam.summary.year, exam]))
+    this.#examsNewestFirst = [...exams].sort((a, b) => compareNewestFirst(a.summary, b.summary))
+    this.#examsByKey = new Map(exams.map((exam) => [exam.key, exam]))
     this.#viewsByExam = new Map(exams.map((exam) => [exam, buildLanguageViews(exam)]))
     this.#recordsByIndex = new Map(exams.map((exam) => [exam, groupByIndex(exam.questions)]))
   }
 
-  /** Exams, newest year first. */
+  /** Exams, newest year first, the regular exam before the second application within a year. */
   listExams (): readonly Exam[] {
     return this.#examsNewestFirst
   }
 
-  getExam (year: number): Exam | undefined {
-    return this.#examsByYear.get(year)
+  /** The exam of a year and application (default: the regular one). */
+  getExam (year: number, application?: Application): Exam | undefined {
+    return this.#examsByKey.get(examKey(year, application))
+  }
+
+  /** The exams of a year, regular first; empty when the year has none. */
+  examsOfYear (year: number): readonly Exam[] {
+    return this.#examsNewestFirst.filter((exam) => exam.summary.year === year)
   }
 
   /** Total number of question records across exams. */

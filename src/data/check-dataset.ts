@@ -1,9 +1,10 @@
 import { Compile } from 'typebox/compile'
 import Type from 'typebox'
 import type { DatasetReport } from './dataset-report.ts'
+import { DEFAULT_APPLICATION } from './exam-key.ts'
 import {
-  ExamDetailsFileSchema, ExamSummarySchema, SourceQuestionSchema, LETTERS,
-  type ExamDetailsFile, type ExamSummary, type QuestionSummary, type SourceQuestion
+  ExamDetailsFileSchema, SourceExamSummarySchema, SourceQuestionSchema, LETTERS,
+  type ExamDetailsFile, type QuestionSummary, type SourceExamSummary, type SourceQuestion
 } from './record-schemas.ts'
 
 /*
@@ -15,7 +16,7 @@ import {
 /** Prefix of every file address in the source records; what follows it is a path in the dataset folder. */
 export const SOURCE_FILE_PREFIX = 'https://enem.dev/'
 
-export const checkExamList = Compile(Type.Array(ExamSummarySchema))
+export const checkExamList = Compile(Type.Array(SourceExamSummarySchema))
 export const checkExamDetails = Compile(ExamDetailsFileSchema)
 export const checkQuestion = Compile(SourceQuestionSchema)
 
@@ -33,10 +34,14 @@ export interface SourceRecordFile {
   record: SourceQuestion & Record<string, unknown>
 }
 
-export function compareExamSummaries (listed: ExamSummary, details: ExamDetailsFile, file: string, report: DatasetReport): void {
-  for (const field of ['title', 'year', 'disciplines', 'languages'] as const) {
-    if (JSON.stringify(listed[field]) !== JSON.stringify(details[field])) {
-      report.add('exam_summary_mismatch', file, `/${field}`, `exams.json has ${JSON.stringify(listed[field])}, details.json has ${JSON.stringify(details[field])}`)
+export function compareExamSummaries (listed: SourceExamSummary, details: ExamDetailsFile, file: string, report: DatasetReport): void {
+  for (const field of ['title', 'year', 'application', 'disciplines', 'languages'] as const) {
+    // A details.json need not repeat the application its folder already names.
+    if (field === 'application' && details.application === undefined) continue
+    const listedValue = field === 'application' ? listed.application ?? DEFAULT_APPLICATION : listed[field]
+    const detailsValue = field === 'application' ? details.application ?? DEFAULT_APPLICATION : details[field]
+    if (JSON.stringify(listedValue) !== JSON.stringify(detailsValue)) {
+      report.add('exam_summary_mismatch', file, `/${field}`, `exams.json has ${JSON.stringify(listedValue)}, details.json has ${JSON.stringify(detailsValue)}`)
     }
   }
 }
@@ -58,7 +63,7 @@ export function checkFolderAgreement (record: SourceQuestion, year: number, fold
 
 export function checkQuestionConsistency (
   record: SourceQuestion & Record<string, unknown>,
-  exam: ExamSummary,
+  exam: SourceExamSummary,
   file: string,
   report: DatasetReport,
   servableFiles: ReadonlySet<string>

@@ -4,7 +4,9 @@ import { CorrectionLedger } from './official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from './official/official-table.ts'
 import { OfficialReport } from './official/official-report.ts'
-import { readDataset, type SourceExam } from './read-dataset.ts'
+import { dataFolders } from './data-folders.ts'
+import { APPLICATIONS, compareNewestFirst, type Application } from './exam-key.ts'
+import { describeExamKey, readDataset, type SourceExam } from './read-dataset.ts'
 import type { Question, SourceQuestion } from './record-schemas.ts'
 
 export { SOURCE_FILE_PREFIX }
@@ -26,44 +28,105 @@ export interface LoadOptions {
 export interface LoadedDataset {
   /** Null when the report holds errors: such a dataset is not served. */
   catalog: Catalog | null
-  report: DatasetReport
-  /** What the official table changed, skipped and found; null when no table was applied. */
-  official: OfficialReport | null
   /**
-   * Paths (relative to the dataset folder, `/`-separated) of every non-JSON file the dataset
-   * holds in its question folders and at its top level: the only files `/files` may serve.
+   * Every folder's report in one (with several folders, each file named with its folder's path),
+   * plus the exams two folders both hold.
    */
-  servableFiles: ReadonlySet<string>
+  report: DatasetReport
+  /**
+   * What the official table of the first folder's regular exams changed, skipped and found (of
+   * its second applications when it has no regular exam); null when no table was applied. Each
+   * folder's reports, per application, are in `folders`.
+   */
+  official: OfficialReport | null
+  /** What each folder held, in the order given. */
+  folders: readonly FolderLoad[]
+  /**
+   * Paths (relative to a dataset folder, `/`-separated) of every non-JSON file the folders hold in
+   * their question folders and at their top level, each with the folder that holds it: the only
+   * files `/files` may serve. A path two folders hold (a top-level file) is the first folder's.
+   */
+  servableFiles: ReadonlyMap<string, string>
+}
+
+/** What one dataset folder held. */
+export interface FolderLoad {
+  dir: string
+  /** Its own report, files named relative to it. */
+  report: DatasetReport
+  /** What the official table did, one report per application it holds exams of. */
+  official: readonly OfficialReport[]
+  /** Keys (src/data/exam-key.ts) of the exams it holds, newest first. */
+  examKeys: readonly string[]
+  /** Question records of those exams. */
+  questionCount: number
 }
 
 /**
- * Reads, checks, corrects and indexes a dataset folder. Never throws for bad data: every
- * problem lands in the report, and `catalog` is null if any is an error.
+ * Reads, checks, corrects and indexes one dataset folder, or several served together (each with
+ * its own official table: see LoadOptions.officialDir). A string is read as ENEM_DATA_DIR is: one
+ * folder, or several separated by `:` (src/data/data-folders.ts). Never throws for bad data: every problem
+ * lands in the report, and `catalog` is null if any is an error; an exam two folders both hold is
+ * an error.
  * @example const { catalog, report } = await loadDataset('data/sample', { filesBaseUrl: 'http://localhost:3000/files' })
+ * @example await loadDataset(['/srv/enem-data', '/srv/enem-ppl'], { filesBaseUrl })
  */
-export async function loadDataset (dataDir: string, options: LoadOptions): Promise<LoadedDataset> {
+export async function loadDataset (dataDirs: string | readonly string[], options: LoadOptions): Promise<LoadedDataset> {
+  const dirs = typeof dataDirs === 'string' ? dataFolders(dataDirs) : dataDirs
+  const loads = dirs.map((dir) => loadFolder(dir, options))
+  const several = loads.length !== 1
+  const report = several ? new DatasetReport() : loads[0]!.folder.report
+  const exams: Exam[] = []
+  const holder = new Map<string, string>()
+  const servableFiles = new Map<string, string>()
+  for (const { folder, exams: folderExams } of loads) {
+    if (several) for (const issue of folder.report.issues) report.add(issue.kind, `${folder.dir}/${issue.file}`, issue.field, issue.message)
+    for (const exam of folderExams) {
+      const other = holder.get(exam.key)
+      if (other !== undefined) {
+        report.add('duplicate_exam', `${folder.dir}/exams.json`, '', `${describeExamKey(exam.key)} is held by ${other} too: an exam may come from one folder only`)
+        continue
+      }
+      holder.set(exam.key, folder.dir)
+      exams.push(exam)
+    }
+    for (const file of folder.servableFiles) if (!servableFiles.has(file)) servableFiles.set(file, folder.dir)
+  }
+  const catalog = report.errors.length === 0 ? new Catalog(exams) : null
+  const folders = loads.map(({ folder }) => ({ dir: folder.dir, report: folder.report, official: folder.official, examKeys: folder.examKeys, questionCount: folder.questionCount }))
+  return { catalog, report, official: folders[0]?.official[0] ?? null, folders, servableFiles }
+}
+
+function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoad & { servableFiles: ReadonlySet<string> }, exams: Exam[] } {
   const report = new DatasetReport()
   const source = readDataset(dataDir, report)
-  if (source === null) return { catalog: null, report, official: null, servableFiles: new Set() }
+  if (source === null) return { folder: { dir: dataDir, report, official: [], examKeys: [], questionCount: 0, servableFiles: new Set() }, exams: [] }
 
   const officialDir = options.officialDir === undefined ? officialDirFor(dataDir) : options.officialDir
-  let table: OfficialTable | null = null
-  if (officialDir !== null) {
-    try {
-      table = readOfficialTable(officialDir)
-    } catch (error) {
-      report.add('invalid_official_data', officialDir, '', (error as Error).message)
-    }
-  }
-  const ledger = table === null ? null : new CorrectionLedger(table)
   const rewrite = (text: string) => text.replaceAll(SOURCE_FILE_PREFIX, `${options.filesBaseUrl}/`)
-
-  const exams = source.exams.map((exam) => buildExam(exam, report, source.servableFiles, rewrite, ledger))
-  ledger?.finish(new Set(exams.map((exam) => exam.summary.year)))
-  const official = table === null || ledger === null ? null : new OfficialReport(table, ledger, exams)
-
-  const catalog = report.errors.length === 0 ? new Catalog(exams) : null
-  return { catalog, report, official, servableFiles: source.servableFiles }
+  const exams: Exam[] = []
+  const official: OfficialReport[] = []
+  // One table per application (src/data/official/official-table.ts), each over that application's exams.
+  for (const application of APPLICATIONS) {
+    const sourceExams = source.exams.filter((exam) => exam.application === application)
+    if (sourceExams.length === 0) continue
+    let table: OfficialTable | null = null
+    if (officialDir !== null) {
+      try {
+        table = readOfficialTable(officialDir, application)
+      } catch (error) {
+        report.add('invalid_official_data', officialDir, '', (error as Error).message)
+      }
+    }
+    const ledger = table === null ? null : new CorrectionLedger(table)
+    const built = sourceExams.map((exam) => buildExam(exam, report, source.servableFiles, rewrite, ledger))
+    ledger?.finish(new Set(built.map((exam) => exam.summary.year)))
+    if (table !== null && ledger !== null) official.push(new OfficialReport(table, ledger, built))
+    exams.push(...built)
+  }
+  const examKeys = [...exams].sort((a, b) => compareNewestFirst(a.summary, b.summary)).map((exam) => exam.key)
+  const questionCount = exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles: source.servableFiles }, exams }
 }
 
 function buildExam (
@@ -73,7 +136,7 @@ function buildExam (
   rewrite: (text: string) => string,
   ledger: CorrectionLedger | null
 ): Exam {
-  const { summary } = source
+  const { summary, application } = source
   const languageSlugs = summary.languages.map((option) => option.value)
   const languageRank = (language: string | null) => {
     if (language === null) return -1
@@ -89,7 +152,7 @@ function buildExam (
   checkDuplicatesAndMixedIndexes(records, report)
   compareListedEntries(source.details.questions, records, source.detailsFile, report)
 
-  const questions = records.map((item) => toServedQuestion(item.record, item.file, rewrite, ledger))
+  const questions = records.map((item) => toServedQuestion(item.record, application, item.file, rewrite, ledger))
   // A language the corrections give a record (src/data/official/language-labels.ts) is a language of the exam.
   const languages = [...summary.languages]
   for (const question of questions) {
@@ -100,7 +163,8 @@ function buildExam (
   }
   questions.sort((a, b) => a.index - b.index || languageRank(a.language) - languageRank(b.language))
   return {
-    summary: { title: summary.title, year: summary.year, disciplines: summary.disciplines, languages },
+    key: source.key,
+    summary: { title: summary.title, year: summary.year, application, disciplines: summary.disciplines, languages },
     questions,
     questionSummaries: questions.map(({ title, index, discipline, language }) => ({ title, index, discipline, language })),
     languageSlugs,
@@ -116,7 +180,7 @@ const LANGUAGE_LABELS: Readonly<Record<string, string>> = { ingles: 'Inglês', e
  * Picks the contract's fields in the contract's order, points file addresses at our /files and
  * applies the official corrections (src/data/official/corrections.ts).
  */
-function toServedQuestion (record: SourceQuestion, file: string, rewrite: (text: string) => string, ledger: CorrectionLedger | null): Question {
+function toServedQuestion (record: SourceQuestion, application: Application, file: string, rewrite: (text: string) => string, ledger: CorrectionLedger | null): Question {
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
   const corrected = ledger?.correct(record, file) ?? {
     discipline: record.discipline,
@@ -131,6 +195,7 @@ function toServedQuestion (record: SourceQuestion, file: string, rewrite: (text:
     discipline: corrected.discipline,
     language: corrected.language,
     year: record.year,
+    application,
     context: rewriteNullable(record.context),
     files: record.files.map(rewrite),
     correctAlternative: corrected.correctAlternative,

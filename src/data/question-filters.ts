@@ -1,3 +1,4 @@
+import type { Application } from './exam-key.ts'
 import type { Question } from './record-schemas.ts'
 import type { SearchQuery } from './question-search.ts'
 
@@ -50,6 +51,8 @@ export const RECORD_FILTERS = {
     const years = Uint32Array.from(records, (record) => record.year)
     return (position, value) => value.has(years[position]!)
   }),
+  /** Exams to include by application. */
+  applications: recordFilter<ReadonlySet<Application>>((records) => (position, value) => value.has(records[position]!.application)),
   discipline: recordFilter<string>((records) => (position, value) => records[position]!.discipline === value),
   hasImages: recordFilter<boolean>((records) => {
     const flags = Uint8Array.from(records, (record) => (hasImages(record) ? 1 : 0))

@@ -113,4 +113,20 @@ export class QuestionFinder {
     }
     return found
   }
+
+  /**
+   * `find(filters).slice(offset, offset + limit)` and the length of `find(filters)`, for a list asked
+   * for once: with a search, only that page of the matches is put in order (QuestionSearch.searchRange).
+   */
+  findPage (filters: QuestionFilters, offset: number, limit: number): { total: number, items: Question[] } {
+    if (filters.search === undefined) {
+      const found = this.find(filters)
+      return { total: found.length, items: found.slice(offset, offset + limit) }
+    }
+    const inView = this.#inView.get(filters.language ?? '')
+    if (inView === undefined) return { total: 0, items: [] }
+    const passes = this.#recordTest(filters)
+    const { total, hits } = this.#search.searchRange(filters.search, (position) => inView[position] === 1 && passes(position), offset, limit)
+    return { total, items: hits.map((hit) => this.#records[hit.position]!) }
+  }
 }

@@ -72,15 +72,23 @@ function byRelevance (a: SearchHit, b: SearchHit): number {
   return a.position === b.position ? 0 : a.position < b.position ? -1 : 1
 }
 
-/** The phrase check of a query without phrases. */
+/** The phrase check of a query without phrases, and the filter of a search without filters. */
 function holdsAll (): boolean {
   return true
 }
+const acceptAll = holdsAll
 
 /** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
 const BACKGROUND_DELAY_MILLISECONDS = 500
 /** Keys whose scores one step of the compaction asks MiniSearch for, between checks of the step's time. */
 const KEYS_PER_CHECK = 16
+/**
+ * A word held by at least this share of the records is common: its pairs with other common words
+ * are recorded (#pairHolders), a bit per record each, for the phrase check.
+ */
+const COMMON_WORD_SHARE = 1 / 8
+/** Records whose pairs of common words one step of the build records. */
+const RECORDS_PER_PAIR_STEP = 16
 
 /**
  * The index in a compact, read-only form: for every key, the positions of the records holding it
@@ -165,6 +173,15 @@ export class QuestionSearch {
   #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
   #compact: CompactIndex | undefined
   #indexed = 0
+  /** While building: how many records hold each folded word; then the words held by at least COMMON_WORD_SHARE of them. */
+  #wordHolders: Map<string, number> | undefined = new Map()
+  readonly #commonWords = new Set<string>()
+  /** Records paired so far (#pairRecord), and, by `word word`, a bit per record holding that pair of common words in a row. */
+  #paired = 0
+  readonly #pairHolders = new Map<string, Uint32Array>()
+  /** The matches of the last query walked (#collect), by position, and their scores: a record matches at most once. */
+  readonly #foundPositions: Uint32Array
+  readonly #foundScores: Float64Array
   readonly #background = new BackgroundSteps(() => {
     this.#buildStep()
     return !this.ready
@@ -174,6 +191,8 @@ export class QuestionSearch {
   constructor (records: readonly Question[], { keepIndex = false }: { keepIndex?: boolean } = {}) {
     this.#records = records
     this.#keepIndex = keepIndex
+    this.#foundPositions = new Uint32Array(records.length)
+    this.#foundScores = new Float64Array(records.length)
   }
 
   /** Whether the build is done: queries read the compact index. */
@@ -208,41 +227,104 @@ export class QuestionSearch {
 
   /** Every record holding every key of the query (and its phrases), best first; ties by position. */
   search (query: SearchQuery): SearchHit[] {
+    const total = this.#collect(query, acceptAll)
+    const hits: SearchHit[] = []
+    for (let i = 0; i < total; i++) hits.push({ position: this.#foundPositions[i]!, score: this.#foundScores[i]! })
+    return hits.sort(byRelevance)
+  }
+
+  /**
+   * The matches `accept` lets through, as `search` orders them: how many there are, and those at
+   * ranks `skip` to `skip + count` (best first, ties by position), the same as slicing the list
+   * `search` gives once filtered. Only those ranks are put in order: a bounded heap keeps the best
+   * `skip + count` while the matches are walked, so a page of a search of words most questions
+   * hold costs a pass over its matches, not a sort of them, nor an object for each.
+   */
+  searchRange (query: SearchQuery, accept: (position: number) => boolean, skip: number, count: number): { total: number, hits: SearchHit[] } {
+    const total = this.#collect(query, accept)
+    const positions = this.#foundPositions
+    const scores = this.#foundScores
+    const better = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && positions[a]! < positions[b]!)
+    const wanted = Math.min(skip + count, total)
+    // A heap of match numbers whose root is the worst of the best `wanted` seen so far.
+    const heap = new Uint32Array(wanted)
+    let size = 0
+    for (let match = 0; match < total; match++) {
+      if (size < wanted) {
+        let at = size++
+        while (at > 0) {
+          const parent = (at - 1) >> 1
+          if (!better(heap[parent]!, match)) break
+          heap[at] = heap[parent]!
+          at = parent
+        }
+        heap[at] = match
+      } else if (wanted > 0 && better(match, heap[0]!)) {
+        let at = 0
+        for (;;) {
+          const left = 2 * at + 1
+          if (left >= size) break
+          const right = left + 1
+          const worse = right < size && better(heap[left]!, heap[right]!) ? right : left
+          if (!better(match, heap[worse]!)) break
+          heap[at] = heap[worse]!
+          at = worse
+        }
+        heap[at] = match
+      }
+    }
+    const best = Array.from(heap, (match) => ({ position: positions[match]!, score: scores[match]! })).sort(byRelevance)
+    return { total, hits: best.slice(skip) }
+  }
+
+  /**
+   * Walks the query's matches that `accept` lets through into #foundPositions and #foundScores
+   * (in ascending position), and answers how many there are.
+   */
+  #collect (query: SearchQuery, accept: (position: number) => boolean): number {
     if (!this.ready) this.#finishBuild()
     const { slots, starts, positions, scores } = this.#compact!
-    if (query.keys.length === 0) return []
+    if (query.keys.length === 0) return 0
     const runs: Array<{ start: number, end: number }> = []
     for (const key of query.keys) {
       const slot = slots.get(key)
-      if (slot === undefined) return []
+      if (slot === undefined) return 0
       runs.push({ start: starts[slot]!, end: starts[slot + 1]! })
     }
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
     const rarest = runs[0]!
     const holdsPhrases = this.#phraseCheck(query)
+    if (holdsPhrases === null) return 0
     // Where the search in each other key's run goes on from: the holders of the rarest key ascend.
     const lows = runs.map((run) => run.start)
-    const hits: SearchHit[] = []
+    const foundPositions = this.#foundPositions
+    const foundScores = this.#foundScores
+    let found = 0
     // Indexes, not for-of: these loops run for every holder of the rarest key.
     for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
       let score = scores[i]!
       let other = 1
       for (; other < runs.length; other++) {
-        const found = lowerBound(positions, lows[other]!, runs[other]!.end, position)
-        lows[other] = found
-        if (found === runs[other]!.end || positions[found] !== position) break
-        score += scores[found]!
+        const at = lowerBound(positions, lows[other]!, runs[other]!.end, position)
+        lows[other] = at
+        if (at === runs[other]!.end || positions[at] !== position) break
+        score += scores[at]!
       }
       if (other === runs.length) {
-        if (holdsPhrases(position)) hits.push({ position, score })
+        // The filters first: they cost a lookup, a phrase check a pass over the record's text.
+        if (accept(position) && holdsPhrases(position)) {
+          foundPositions[found] = position
+          foundScores[found] = score
+          found++
+        }
       } else if (lows[other] === runs[other]!.end) {
         // Past the end of a run: no later holder of the rarest key can be in it either.
         break
       }
     }
-    return hits.sort(byRelevance)
+    return found
   }
 
   /**
@@ -253,15 +335,15 @@ export class QuestionSearch {
   searchThroughIndex (query: SearchQuery): SearchHit[] {
     if (!this.ready) this.#finishBuild()
     if (this.#index === undefined) throw new Error('searchThroughIndex needs a QuestionSearch made with keepIndex')
-    const holdsPhrases = this.#phraseCheck(query)
+    const holdsPhrases = this.#plainPhraseCheck(query)
     return this.#index.search(query.keys.join(' '))
       .filter((result) => holdsPhrases(result.id as number))
       .map((result) => ({ position: result.id as number, score: result.score / query.keys.length }))
       .sort(byRelevance)
   }
 
-  /** Whether the record at a position holds every phrase of the query, as consecutive folded words. */
-  #phraseCheck (query: SearchQuery): (position: number) => boolean {
+  /** Whether the record at a position holds every phrase of the query, as consecutive folded words: the plain check, the reference of #phraseCheck. */
+  #plainPhraseCheck (query: SearchQuery): (position: number) => boolean {
     const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
     if (phrases.length === 0) return holdsAll
     // A loop, not every() with an arrow: that was a closure per record checked.
@@ -272,11 +354,56 @@ export class QuestionSearch {
     }
   }
 
-  /** One step of the build: index the next record, or (all indexed) ask for the scores of the next few keys. */
+  /**
+   * The same check as #plainPhraseCheck, or null when no record can pass it. A phrase of common
+   * words (`"de que a"`) is held, as words, by nearly every record, and reading each record's text
+   * for it cost milliseconds a query; so each pair of consecutive common words in a phrase is looked
+   * up first in #pairHolders: a pair no record holds answers at once, and a record that lacks one of
+   * the pairs is passed over without reading its text. A phrase of two common words is decided by
+   * its pair alone.
+   */
+  #phraseCheck (query: SearchQuery): ((position: number) => boolean) | null {
+    if (query.phrases.length === 0) return holdsAll
+    const pairs: Uint32Array[] = []
+    const texts: string[] = []
+    for (const phrase of query.phrases) {
+      let decided = phrase.length === 2
+      for (let i = 0; i + 1 < phrase.length; i++) {
+        const holders = this.#pairHolders.get(`${phrase[i]} ${phrase[i + 1]}`)
+        if (holders !== undefined) pairs.push(holders)
+        else if (this.#commonWords.has(phrase[i]!) && this.#commonWords.has(phrase[i + 1]!)) return null
+        else decided = false
+      }
+      if (!decided) texts.push(` ${phrase.join(' ')} `)
+    }
+    return (position) => {
+      const word = position >>> 5
+      const bit = 1 << (position & 31)
+      for (const holders of pairs) if ((holders[word]! & bit) === 0) return false
+      if (texts.length === 0) return true
+      const text = this.#foldedTexts[position]!
+      for (const phrase of texts) if (!text.includes(phrase)) return false
+      return true
+    }
+  }
+
+  /**
+   * One step of the build: index the next record; or (all indexed) record the pairs of common words
+   * of the next few records; or (all paired) ask for the scores of the next few keys.
+   */
   #buildStep (): void {
     if (this.#indexed < this.#records.length) {
       this.#indexRecord(this.#indexed)
       this.#indexed++
+      return
+    }
+    if (this.#paired < this.#records.length) {
+      if (this.#wordHolders !== undefined) {
+        const least = this.#records.length * COMMON_WORD_SHARE
+        for (const [word, holders] of this.#wordHolders) if (holders >= least) this.#commonWords.add(word)
+        this.#wordHolders = undefined
+      }
+      for (let n = 0; n < RECORDS_PER_PAIR_STEP && this.#paired < this.#records.length; n++) this.#pairRecord(this.#paired++)
       return
     }
     this.#pending ??= this.#startCompaction()
@@ -315,6 +442,22 @@ export class QuestionSearch {
     return { compact, keys: [...slots] }
   }
 
+  /** Records which pairs of consecutive common words the record at a position holds. */
+  #pairRecord (position: number): void {
+    const words = this.#foldedTexts[position]!.slice(1, -1).split(' ')
+    const common = this.#commonWords
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!common.has(words[i]!) || !common.has(words[i + 1]!)) continue
+      const pair = `${words[i]} ${words[i + 1]}`
+      let holders = this.#pairHolders.get(pair)
+      if (holders === undefined) {
+        holders = new Uint32Array(Math.ceil(this.#records.length / 32))
+        this.#pairHolders.set(pair, holders)
+      }
+      holders[position >>> 5]! |= 1 << (position & 31)
+    }
+  }
+
   #indexRecord (position: number): void {
     const words = foldedWords(searchableText(this.#records[position]!))
     this.#foldedTexts.push(` ${words.join(' ')} `)
@@ -327,6 +470,7 @@ export class QuestionSearch {
       }
       return key
     })
+    for (const word of new Set(words)) this.#wordHolders!.set(word, (this.#wordHolders!.get(word) ?? 0) + 1)
     for (const key of new Set(keys)) {
       this.#holderCounts!.set(key, (this.#holderCounts!.get(key) ?? 0) + 1)
     }

@@ -7,7 +7,8 @@ import {
   checkExamDetails, checkExamList, checkQuestion, compareExamSummaries, reportSchemaErrors, type SourceRecordFile
 } from './check-dataset.ts'
 import type { DatasetReport } from './dataset-report.ts'
-import type { ExamDetailsFile, ExamSummary } from './record-schemas.ts'
+import { DEFAULT_APPLICATION, examKey, parseExamKey, type Application } from './exam-key.ts'
+import type { ExamDetailsFile, SourceExamSummary } from './record-schemas.ts'
 
 /*
  * Reading a dataset folder (the layout of the README's "Data" section) into the records its
@@ -18,7 +19,10 @@ import type { ExamDetailsFile, ExamSummary } from './record-schemas.ts'
 /** One exam as its files hold it. */
 export interface SourceExam {
   /** Its exams.json entry. */
-  summary: ExamSummary
+  summary: SourceExamSummary
+  application: Application
+  /** Its key (src/data/exam-key.ts), which is also its folder: `2020`, `2020-ppl`. */
+  key: string
   details: ExamDetailsFile
   detailsFile: string
   /** Its question records, in folder order (by index, then folder name). */
@@ -26,7 +30,7 @@ export interface SourceExam {
 }
 
 export interface SourceDataset {
-  /** Exams in exams.json order, each year once; an exam whose details.json is unusable is left out. */
+  /** Exams in exams.json order, each exam (year and application) once; an exam whose details.json is unusable is left out. */
   exams: SourceExam[]
   /**
    * Paths (relative to the dataset folder, `/`-separated) of every non-JSON file the dataset
@@ -54,32 +58,45 @@ export function readDataset (dataDir: string, report: DatasetReport): SourceData
     return null
   }
 
-  const listedYears = new Set<number>()
+  const listedKeys = new Set<string>()
+  const listed: SourceExamSummary[] = []
   for (const summary of examList) {
-    if (listedYears.has(summary.year)) report.add('duplicate_exam', 'exams.json', '', `year ${summary.year} is listed more than once`)
-    listedYears.add(summary.year)
+    const key = examKey(summary.year, summary.application)
+    if (listedKeys.has(key)) {
+      report.add('duplicate_exam', 'exams.json', '', `${describeExamKey(key)} is listed more than once`)
+      continue
+    }
+    listedKeys.add(key)
+    listed.push(summary)
   }
   for (const entry of rootEntries) {
-    if (entry.isDirectory() && /^\d+$/.test(entry.name) && !listedYears.has(Number(entry.name))) {
+    if (entry.isDirectory() && parseExamKey(entry.name) !== null && !listedKeys.has(entry.name)) {
       report.add('unlisted_exam', entry.name, '', `folder ${entry.name} is not listed in exams.json`)
     }
   }
 
   const exams: SourceExam[] = []
-  for (const summary of dedupeByYear(examList)) {
+  for (const summary of listed) {
     const exam = readExam(dataDir, summary, report, servableFiles)
     if (exam !== undefined) exams.push(exam)
   }
   return { exams, servableFiles }
 }
 
-function dedupeByYear (summaries: ExamSummary[]): ExamSummary[] {
-  const seen = new Set<number>()
-  return summaries.filter((summary) => !seen.has(summary.year) && seen.add(summary.year))
+/**
+ * An exam key in words, for messages: `year 2020`, `year 2020 (ppl)`.
+ * @example describeExamKey('2020-ppl') === 'year 2020 (ppl)'
+ */
+export function describeExamKey (key: string): string {
+  const exam = parseExamKey(key)
+  if (exam === null) return key
+  return exam.application === DEFAULT_APPLICATION ? `year ${exam.year}` : `year ${exam.year} (${exam.application})`
 }
 
-function readExam (dataDir: string, summary: ExamSummary, report: DatasetReport, servableFiles: Set<string>): SourceExam | undefined {
-  const year = String(summary.year)
+function readExam (dataDir: string, summary: SourceExamSummary, report: DatasetReport, servableFiles: Set<string>): SourceExam | undefined {
+  const application = summary.application ?? DEFAULT_APPLICATION
+  // The exam's folder is named by its key: `2020`, or `2020-ppl` for a second application.
+  const year = examKey(summary.year, application)
   const detailsFile = `${year}/details.json`
   const details = readJson(dataDir, detailsFile, report, 'missing_exam')
   if (details === undefined) return undefined
@@ -98,7 +115,7 @@ function readExam (dataDir: string, summary: ExamSummary, report: DatasetReport,
     const item = readQuestionFolder(dataDir, year, folder, report, servableFiles)
     if (item !== undefined) records.push(item)
   }
-  return { summary, details, detailsFile, records }
+  return { summary, application, key: year, details, detailsFile, records }
 }
 
 function readQuestionFolder (

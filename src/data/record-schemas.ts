@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { APPLICATIONS } from './exam-key.ts'
 
 /*
  * The seed's field tables (sections 2.1–2.6) as TypeBox schemas. They are the one source for
@@ -18,12 +19,32 @@ export const OptionSchema = Type.Object({
   value: Type.String({ description: 'Lower-case slug; what question records carry in `discipline` and `language`', examples: ['linguagens'] })
 }, { title: 'Option', description: 'A discipline or a foreign language of an exam' })
 
+export const ApplicationSchema = Type.Enum(APPLICATIONS, {
+  description: 'Which application of the year: `regular`, or `ppl`, the second application (reaplicação/PPL)',
+  examples: ['regular']
+})
+
+const examTitle = Type.String({ description: 'Title of the exam, "<exam name> <year>"', examples: ['ENEM 2020'] })
+const examYear = Type.Integer({ minimum: 1, description: 'Year the exam was applied', examples: [2020] })
+const examDisciplines = Type.Array(OptionSchema, { description: 'Disciplines of the exam' })
+const examLanguages = Type.Array(OptionSchema, { description: 'Foreign languages of the exam; the first is the default language view' })
+
+/** An exam as exams.json (and its details.json) lists it: no `application` means regular. */
+export const SourceExamSummarySchema = Type.Object({
+  title: examTitle,
+  year: examYear,
+  application: Type.Optional(ApplicationSchema),
+  disciplines: examDisciplines,
+  languages: examLanguages
+}, { title: 'SourceExamSummary', description: 'An exam as the dataset files list it' })
+
 export const ExamSummarySchema = Type.Object({
-  title: Type.String({ description: 'Title of the exam, "<exam name> <year>"', examples: ['ENEM 2020'] }),
-  year: Type.Integer({ minimum: 1, description: 'Year the exam was applied', examples: [2020] }),
-  disciplines: Type.Array(OptionSchema, { description: 'Disciplines of the exam' }),
-  languages: Type.Array(OptionSchema, { description: 'Foreign languages of the exam; the first is the default language view' })
-}, { title: 'ExamSummary', description: 'An exam (one per year of application)' })
+  title: examTitle,
+  year: examYear,
+  application: ApplicationSchema,
+  disciplines: examDisciplines,
+  languages: examLanguages
+}, { title: 'ExamSummary', description: 'An exam (one per year and application)' })
 
 export const QuestionSummarySchema = Type.Object({
   title: Type.String({ description: 'Title of the question, "Questão <index> - <exam name> <year>"', examples: ['Questão 1 - ENEM 2020'] }),
@@ -33,7 +54,7 @@ export const QuestionSummarySchema = Type.Object({
 }, { title: 'QuestionSummary', description: 'A question entry of an exam' })
 
 export const ExamDetailsFileSchema = Type.Object({
-  ...ExamSummarySchema.properties,
+  ...SourceExamSummarySchema.properties,
   questions: Type.Array(QuestionSummarySchema)
 })
 
@@ -94,14 +115,26 @@ export const InepSchema = Type.Object({
   sources: Type.Array(Type.String(), { description: 'The official files these facts come from (INEP answer-key PDFs, INEP item data)' })
 }, { title: 'Inep', description: "INEP's official facts about the question; the service's answer key and discipline follow them" })
 
-/** A question record as the service serves it: the source record with corrections applied, plus `inep`. */
+const { context, files, correctAlternative, alternativesIntroduction, alternatives, ...identity } = SourceQuestionSchema.properties
+
+/**
+ * A question record as the service serves it: the source record with corrections applied, plus
+ * `application` (from its exam: record files do not carry it) and `inep`.
+ */
 export const QuestionSchema = Type.Object({
-  ...SourceQuestionSchema.properties,
+  ...identity,
+  application: Type.Enum(APPLICATIONS, { description: 'The application of the exam the question belongs to: `regular` or `ppl` (second application)' }),
+  context,
+  files,
+  correctAlternative,
+  alternativesIntroduction,
+  alternatives,
   inep: Type.Union([InepSchema, Type.Null()], { description: "INEP's official facts about the question; null where none is known" })
 }, { title: 'Question', description: 'A full question record' })
 
 export type Option = Type.Static<typeof OptionSchema>
 export type ExamSummary = Type.Static<typeof ExamSummarySchema>
+export type SourceExamSummary = Type.Static<typeof SourceExamSummarySchema>
 export type QuestionSummary = Type.Static<typeof QuestionSummarySchema>
 export type ExamDetailsFile = Type.Static<typeof ExamDetailsFileSchema>
 export type Alternative = Type.Static<typeof AlternativeSchema>

@@ -10,7 +10,7 @@ import {
   ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, RandomDrawSchema, RandomQuestionsQuerySchema
 } from './schemas/finding.ts'
 import {
-  QuestionListQuerySchema, QuestionParamsSchema, QuestionQuerySchema, YearParamsSchema
+  ExamQuerySchema, QuestionListQuerySchema, QuestionParamsSchema, QuestionQuerySchema, YearParamsSchema
 } from './schemas/parameters.ts'
 import { ExamDetailSchema, ExamListSchema, QuestionPageSchema } from './schemas/responses.ts'
 import { SCORES_BODY_LIMIT, ScoreAnswerSchema, ScoreRequestSchema, bodyProblem, type ScoreRequest } from './schemas/scores.ts'
@@ -102,7 +102,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/exams',
     operationId: 'listExams',
     summary: 'List exams',
-    description: 'Every exam the service holds, newest year first.',
+    description: 'Every exam the service holds, newest year first; within a year the regular exam, then the second application (`ppl`).',
     tags: ['Exams'],
     params: NO_PARAMETERS,
     querystring: NO_PARAMETERS,
@@ -114,13 +114,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/exams/:year',
     operationId: 'getExam',
     summary: 'Get one exam',
-    description: 'The exam of a year, with every question entry (one per language variant).',
+    description: 'The exam of a year (the regular one, or with `application=ppl` the second application), with every question entry (one per language variant).',
     tags: ['Exams'],
     params: YearParamsSchema,
-    querystring: NO_PARAMETERS,
+    querystring: ExamQuerySchema,
     response: ExamDetailSchema,
     errors: [400, 404, 422, 429, 500],
-    answer: ({ exams }, { year }) => exams.examDetail(year)
+    answer: ({ exams }, { year }, query) => exams.examDetail(year, query)
   }),
   endpoint({
     path: '/exams/:year/questions',
@@ -174,14 +174,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/export/questions.jsonl',
     operationId: 'exportQuestions',
     summary: 'Download every question as JSON Lines',
-    description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, then index, null-language record first. `year` narrows it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
+    description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, the regular exam before the second application, then index, null-language record first. `year` and `application` narrow it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
     tags: ['Questions'],
     params: NO_PARAMETERS,
     querystring: ExportQuerySchema,
     response: {
       description: 'The records, one JSON object (a Question) per line',
       headers: {
-        'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`)' }
+        'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`) and the application when it narrows them (`enem-questions-2020-ppl.jsonl`, `enem-questions-ppl.jsonl`)' }
       },
       content: { 'application/x-ndjson': { schema: { type: 'string', description: 'JSON Lines: one Question record per line' } } }
     },

@@ -1,5 +1,6 @@
 import type { TOptional, TSchema } from 'typebox'
 import Type from 'typebox'
+import { APPLICATIONS, type Application } from '../data/exam-key.ts'
 import type { QuestionFilters } from '../data/question-filters.ts'
 import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/question-search.ts'
 import { ApiError, describeValue } from './errors.ts'
@@ -21,6 +22,8 @@ const YEAR_ITEM = `${YEAR_NUMBER}(-${YEAR_NUMBER})?`
 export const YEAR_SELECTION_PATTERN = `^${YEAR_ITEM}(,${YEAR_ITEM})*$`
 export const YEAR_SELECTION_MAX_LENGTH = 200
 export const BOOLEAN_PATTERN = '^(true|false)$'
+const APPLICATION_ITEM = `(${APPLICATIONS.join('|')})`
+export const APPLICATION_SELECTION_PATTERN = `^${APPLICATION_ITEM}(,${APPLICATION_ITEM})*$`
 const YEAR_SELECTION_GRAMMAR = `a year (2020), a comma-separated list of years (2018,2020) or an inclusive range (2015-2020), at most ${YEAR_SELECTION_MAX_LENGTH} characters`
 /**
  * `q` is text: any character, at least one. The pattern is what lets the fast path check it; a
@@ -85,6 +88,14 @@ export const FINDING_FILTERS = {
     description: 'Exams to include: a year, a list (`2018,2020`) or an inclusive range (`2015-2020`). A listed year the service does not hold, or a range whose start is after its end, is 422',
     examples: ['2020', '2011,2020', '2015-2020']
   }), (value, held) => ({ years: selectYears(value, held.years) })),
+  // No range: the applications are the contract's two, and one that selects no exam selects no question.
+  application: findingFilter(stringParameter({
+    pattern: APPLICATION_SELECTION_PATTERN,
+    maxLength: 40,
+    grammar: `${APPLICATIONS.join(' or ')}, or a comma-separated list of them (${APPLICATIONS.join(',')})`,
+    description: 'Exams to include by application: `regular`, `ppl` (the second application, reaplicação/PPL) or both (`regular,ppl`). Default: every application',
+    examples: ['regular', 'ppl', 'regular,ppl']
+  }), (value) => ({ applications: new Set(value.split(',') as Application[]) })),
   discipline: findingFilter(slugParameter('Only questions of this discipline (one some exam offers)', 'a discipline some exam offers', ['matematica']), (value, held) => {
     if (!held.disciplines.has(value)) {
       throw new ApiError(422, `discipline ${describeValue(value)} is not a discipline of any exam: the exams offer ${offered(held.disciplines)}`)

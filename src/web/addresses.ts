@@ -4,17 +4,21 @@
  * page's own, in Portuguese; the API's names appear only in api.ts.
  *
  *   ./                                    home
- *   ?q=água&ano=2020&area=…&idioma=…&sem-imagens=1&sem-anuladas=1&pagina=2   search results
- *   ?prova=2020[&idioma=ingles]           one exam, its questions by area
- *   ?prova=2020&questao=12[&idioma=…]     one question
+ *   ?q=água&ano=2020&aplicacao=ppl&area=…&idioma=…&sem-imagens=1&sem-anuladas=1&pagina=2   search results
+ *   ?prova=2020[&aplicacao=ppl][&idioma=ingles]           one exam, its questions by area
+ *   ?prova=2020[&aplicacao=ppl]&questao=12[&idioma=…]     one question
  *   ?simulado[=2020]                      a practice run: choosing the exam, area and language
- *   ?simulado=2020&area=…[&idioma=…]      a practice run of one area of an exam, then its score
+ *   ?simulado=2020[&aplicacao=ppl]&area=…[&idioma=…]      a practice run of one area of an exam, then its score
+ * `aplicacao` is the API's `application` (regular or ppl, the second application); absent, regular
+ * for an exam, every application for a search.
  */
 
 export interface Filters {
   /** Words to search for; '' for none. */
   q: string
   year: number | undefined
+  /** `regular` or `ppl`; undefined for every application. */
+  application: string | undefined
   discipline: string | undefined
   language: string | undefined
   withoutImages: boolean
@@ -24,12 +28,12 @@ export interface Filters {
 export type View =
   | { kind: 'home' }
   | { kind: 'search', filters: Filters, page: number }
-  | { kind: 'exam', year: number, language: string | undefined }
-  | { kind: 'question', year: number, index: number, language: string | undefined }
+  | { kind: 'exam', year: number, application: string | undefined, language: string | undefined }
+  | { kind: 'question', year: number, application: string | undefined, index: number, language: string | undefined }
   | { kind: 'practice-setup', year: number | undefined }
-  | { kind: 'practice', year: number, discipline: string, language: string | undefined }
+  | { kind: 'practice', year: number, application: string | undefined, discipline: string, language: string | undefined }
 
-export const NO_FILTERS: Filters = { q: '', year: undefined, discipline: undefined, language: undefined, withoutImages: false, withoutAnnulled: false }
+export const NO_FILTERS: Filters = { q: '', year: undefined, application: undefined, discipline: undefined, language: undefined, withoutImages: false, withoutAnnulled: false }
 
 /** The API's own limit on `q` (longer is refused), so the page never sends more. */
 export const MAX_QUERY_LENGTH = 200
@@ -41,6 +45,13 @@ function positiveInteger (value: string | null): number | undefined {
   return value !== null && POSITIVE_INTEGER.test(value) ? Number(value) : undefined
 }
 
+const APPLICATION = /^(regular|ppl)$/
+
+/** An application the API knows; `regular` is what an exam address means without one. */
+function application (value: string | null): string | undefined {
+  return value !== null && APPLICATION.test(value) && value !== 'regular' ? value : undefined
+}
+
 function slug (value: string | null): string | undefined {
   return value !== null && value.length <= 40 && SLUG.test(value) ? value : undefined
 }
@@ -50,24 +61,28 @@ export function viewOf (search: string): View {
   const query = new URLSearchParams(search)
   const year = positiveInteger(query.get('prova'))
   const language = slug(query.get('idioma'))
+  const examApplication = application(query.get('aplicacao'))
   if (query.has('simulado')) {
     const practiceYear = positiveInteger(query.get('simulado'))
     const discipline = slug(query.get('area'))
     return practiceYear === undefined || discipline === undefined
       ? { kind: 'practice-setup', year: practiceYear }
-      : { kind: 'practice', year: practiceYear, discipline, language }
+      : { kind: 'practice', year: practiceYear, application: examApplication, discipline, language }
   }
   if (year !== undefined) {
     const index = positiveInteger(query.get('questao'))
-    return index === undefined ? { kind: 'exam', year, language } : { kind: 'question', year, index, language }
+    return index === undefined
+      ? { kind: 'exam', year, application: examApplication, language }
+      : { kind: 'question', year, application: examApplication, index, language }
   }
-  const searchParams = ['q', 'ano', 'area', 'idioma', 'sem-imagens', 'sem-anuladas', 'pagina']
+  const searchParams = ['q', 'ano', 'aplicacao', 'area', 'idioma', 'sem-imagens', 'sem-anuladas', 'pagina']
   if (!searchParams.some((name) => query.has(name))) return { kind: 'home' }
   return {
     kind: 'search',
     filters: {
       q: (query.get('q') ?? '').slice(0, MAX_QUERY_LENGTH),
       year: positiveInteger(query.get('ano')),
+      application: APPLICATION.test(query.get('aplicacao') ?? '') ? query.get('aplicacao')! : undefined,
       discipline: slug(query.get('area')),
       language,
       withoutImages: query.get('sem-imagens') === '1',
@@ -87,6 +102,7 @@ export function addressOf (view: View): string {
       const { filters } = view
       query.set('q', filters.q)
       if (filters.year !== undefined) query.set('ano', String(filters.year))
+      if (filters.application !== undefined) query.set('aplicacao', filters.application)
       if (filters.discipline !== undefined) query.set('area', filters.discipline)
       if (filters.language !== undefined) query.set('idioma', filters.language)
       if (filters.withoutImages) query.set('sem-imagens', '1')
@@ -96,10 +112,12 @@ export function addressOf (view: View): string {
     }
     case 'exam':
       query.set('prova', String(view.year))
+      setApplication(query, view.application)
       if (view.language !== undefined) query.set('idioma', view.language)
       break
     case 'question':
       query.set('prova', String(view.year))
+      setApplication(query, view.application)
       query.set('questao', String(view.index))
       if (view.language !== undefined) query.set('idioma', view.language)
       break
@@ -108,6 +126,7 @@ export function addressOf (view: View): string {
       break
     case 'practice':
       query.set('simulado', String(view.year))
+      setApplication(query, view.application)
       query.set('area', view.discipline)
       if (view.language !== undefined) query.set('idioma', view.language)
       break
@@ -115,11 +134,17 @@ export function addressOf (view: View): string {
   return `?${query.toString()}`
 }
 
+/** An exam's application in its address: left out for the regular exam, so older links stay as they were. */
+function setApplication (query: URLSearchParams, value: string | undefined): void {
+  if (value !== undefined && value !== 'regular') query.set('aplicacao', value)
+}
+
 /** The filters as `/v1/questions` and `/v1/questions/random` take them. */
 export function apiFilters (filters: Filters): Record<string, string | number | undefined> {
   return {
     q: filters.q.trim() === '' ? undefined : filters.q.trim(),
     year: filters.year,
+    application: filters.application,
     discipline: filters.discipline,
     language: filters.language,
     hasImages: filters.withoutImages ? 'false' : undefined,

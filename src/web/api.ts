@@ -75,16 +75,17 @@ export function getExams (): Promise<ExamSummary[]> {
   return examsRequest
 }
 
-export function getExam (year: number, signal?: AbortSignal): Promise<ExamDetail> {
-  return getJson<ExamDetail>(`v1/exams/${year}`, {}, signal)
+/** `application` undefined asks for the regular exam (the API's default). */
+export function getExam (year: number, application: string | undefined, signal?: AbortSignal): Promise<ExamDetail> {
+  return getJson<ExamDetail>(`v1/exams/${year}`, { application }, signal)
 }
 
 export function questionPath (year: number, index: number): string {
   return `v1/exams/${year}/questions/${index}`
 }
 
-export function getQuestion (year: number, index: number, language: string | undefined, signal?: AbortSignal): Promise<QuestionRecord> {
-  return getJson<QuestionRecord>(questionPath(year, index), { language }, signal)
+export function getQuestion (year: number, application: string | undefined, index: number, language: string | undefined, signal?: AbortSignal): Promise<QuestionRecord> {
+  return getJson<QuestionRecord>(questionPath(year, index), { application, language }, signal)
 }
 
 export function findQuestions (params: Params, signal?: AbortSignal): Promise<QuestionList> {
@@ -120,6 +121,6 @@ export interface ScoreAnswer {
 }
 
 /** The scores of a practice run in the API's numbering (POST /v1/scores). */
-export function postScores (body: { year: number, language?: string | undefined, answers: Record<string, string> }, signal?: AbortSignal): Promise<ScoreAnswer> {
+export function postScores (body: { year: number, application?: string | undefined, language?: string | undefined, answers: Record<string, string> }, signal?: AbortSignal): Promise<ScoreAnswer> {
   return getJson<ScoreAnswer>('v1/scores', {}, signal, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 }

@@ -19,6 +19,33 @@ export function examOptions (exams: ExamSummary[]): ExamOptions {
   return { exams, disciplines, languages }
 }
 
+/** The applications, as the page names them. */
+export const APPLICATION_LABELS: Readonly<Record<string, string>> = { regular: 'Regular', ppl: 'PPL (segunda aplicação)' }
+
+/** The applications some exam has, in the API's order (regular first). */
+export function applicationsOf (options: ExamOptions): string[] {
+  return Object.keys(APPLICATION_LABELS).filter((application) => options.exams.some((exam) => exam.application === application))
+}
+
+/** The years of the exams, newest first, each once (a year may hold two exams). */
+export function yearsOf (options: ExamOptions): number[] {
+  return [...new Set(options.exams.map((exam) => exam.year))]
+}
+
+/**
+ * The name of an exam for people: its title, with "PPL" for a second application whose title does
+ * not already say so.
+ * @example examLabel({ title: 'ENEM 2020', application: 'ppl' }) === 'ENEM 2020 (PPL)'
+ */
+export function examLabel (exam: { title: string, application?: string }): string {
+  return exam.application === 'ppl' && !/\bPPL\b/i.test(exam.title) ? `${exam.title} (PPL)` : exam.title
+}
+
+/** The exam of a year and application in the list, if there is one. */
+export function findExam (options: ExamOptions, year: number, application: string | undefined): ExamSummary | undefined {
+  return options.exams.find((exam) => exam.year === year && exam.application === (application ?? 'regular'))
+}
+
 /** The label of a discipline slug (the slug itself if no exam names it), or '' for none. */
 export function disciplineLabel (options: ExamOptions, discipline: string | null | undefined): string {
   if (discipline === null || discipline === undefined) return ''

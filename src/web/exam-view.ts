@@ -1,7 +1,7 @@
 import { getExam } from './api.ts'
 import { addressOf, NO_FILTERS, type View } from './addresses.ts'
 import { h } from './dom.ts'
-import { countOf, disciplineLabel, type ExamOptions } from './exam-options.ts'
+import { countOf, disciplineLabel, examLabel, type ExamOptions } from './exam-options.ts'
 import type { Screen } from './screen.ts'
 
 /*
@@ -9,12 +9,13 @@ import type { Screen } from './screen.ts'
  * plus those of the chosen foreign language, as the API's language view).
  */
 
-export function examView (year: number, language: string | undefined): View {
-  return { kind: 'exam', year, language }
+export function examView (year: number, application: string | undefined, language: string | undefined): View {
+  return { kind: 'exam', year, application, language }
 }
 
-export async function examScreen (options: ExamOptions, year: number, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
-  const exam = await getExam(year, signal)
+export async function examScreen (options: ExamOptions, year: number, application: string | undefined, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
+  const exam = await getExam(year, application, signal)
+  const title = examLabel(exam)
   const offered = exam.languages.map((option) => option.value)
   const language = requestedLanguage !== undefined && offered.includes(requestedLanguage) ? requestedLanguage : offered[0]
   const byArea = new Map<string, Set<number>>()
@@ -26,7 +27,7 @@ export async function examScreen (options: ExamOptions, year: number, requestedL
   }
   const languageSwitch = exam.languages.length > 1 && h('nav', { class: 'language-switch', 'aria-label': 'Língua estrangeira' },
     h('span', {}, 'Língua estrangeira: '),
-    exam.languages.map((option) => h('a', { href: addressOf(examView(year, option.value)), 'aria-current': option.value === language ? 'page' : undefined }, option.label)))
+    exam.languages.map((option) => h('a', { href: addressOf(examView(year, application, option.value)), 'aria-current': option.value === language ? 'page' : undefined }, option.label)))
   const sections = [...byArea].map(([area, indexes], position) => {
     const id = `area-${position + 1}`
     const label = area === '' ? 'Sem área indicada' : disciplineLabel(options, area)
@@ -34,15 +35,15 @@ export async function examScreen (options: ExamOptions, year: number, requestedL
       h('h2', { id }, label, h('span', { class: 'count' }, ` (${countOf(indexes.size, 'questão', 'questões')})`)),
       h('ol', { class: 'numbers' },
         [...indexes].sort((a, b) => a - b).map((index) => h('li', {},
-          h('a', { href: addressOf({ kind: 'question', year, index, language }), 'aria-label': `Questão ${index}` }, String(index))))),
+          h('a', { href: addressOf({ kind: 'question', year, application, index, language }), 'aria-label': `Questão ${index}` }, String(index))))),
       area !== '' && h('p', { class: 'area-search' },
-        h('a', { href: addressOf({ kind: 'search', filters: { ...NO_FILTERS, year, discipline: area, language }, page: 1 }) }, `Ler as questões de ${label} em lista`)))
+        h('a', { href: addressOf({ kind: 'search', filters: { ...NO_FILTERS, year, application: application ?? 'regular', discipline: area, language }, page: 1 }) }, `Ler as questões de ${label} em lista`)))
   })
   return {
-    title: exam.title,
+    title,
     content: [
-      h('nav', { class: 'breadcrumb', 'aria-label': 'Você está em' }, h('a', { href: './' }, 'Início'), ' › ', h('span', { 'aria-current': 'page' }, exam.title)),
-      h('h1', { tabindex: -1 }, exam.title),
+      h('nav', { class: 'breadcrumb', 'aria-label': 'Você está em' }, h('a', { href: './' }, 'Início'), ' › ', h('span', { 'aria-current': 'page' }, title)),
+      h('h1', { tabindex: -1 }, title),
       languageSwitch,
       ...sections
     ]

@@ -25,10 +25,10 @@ async function screenOf (view: View, signal: AbortSignal): Promise<Screen> {
   switch (view.kind) {
     case 'home': return homeScreen(options)
     case 'search': return await searchScreen(options, view.filters, view.page, signal)
-    case 'exam': return await examScreen(options, view.year, view.language, signal)
-    case 'question': return await questionScreen(options, view.year, view.index, view.language, signal)
+    case 'exam': return await examScreen(options, view.year, view.application, view.language, signal)
+    case 'question': return await questionScreen(options, view.year, view.application, view.index, view.language, signal)
     case 'practice-setup': return practiceSetupScreen(options, view.year)
-    case 'practice': return await practiceScreen(options, view.year, view.discipline, view.language, signal)
+    case 'practice': return await practiceScreen(options, view.year, view.application, view.discipline, view.language, signal)
   }
 }
 

@@ -1,7 +1,7 @@
 import { ApiProblem, getExam, getQuestionPage, postScores, type AreaScore, type LeftOutReason, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
 import { h, replaceChildren, setRenderedHtml } from './dom.ts'
-import { countOf, disciplineLabel, type ExamOptions } from './exam-options.ts'
+import { countOf, disciplineLabel, examLabel, type ExamOptions } from './exam-options.ts'
 import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
 import { navigate } from './navigation.ts'
 import type { Screen } from './screen.ts'
@@ -29,12 +29,17 @@ function select (id: string, name: string, label: string, options: Array<[string
     h('select', { id, name }, options.map(([value, text]) => h('option', { value, selected: value === selected }, text))))
 }
 
+function examValue (year: number, application: string): string {
+  return application === 'regular' ? String(year) : `${year}-${application}`
+}
+
 /** Choosing the exam, the area and the foreign language of a practice run. */
 export function practiceSetupScreen (options: ExamOptions, year: number | undefined): Screen {
   const form = h('form', { class: 'search practice-setup', action: './', method: 'get', 'aria-label': 'Escolher o simulado' },
     h('fieldset', { class: 'filters' },
       h('legend', {}, 'Simulado'),
-      select('simulado-prova', 'simulado', 'Prova', options.exams.map((exam) => [String(exam.year), exam.title]), year === undefined ? undefined : String(year)),
+      // An exam is its year and application: the value names both (`2020`, `2020-ppl`), as the API's exam keys do.
+      select('simulado-prova', 'simulado', 'Prova', options.exams.map((exam) => [examValue(exam.year, exam.application), examLabel(exam)]), year === undefined ? undefined : String(year)),
       select('simulado-area', 'area', 'Área', [...options.disciplines], undefined),
       select('simulado-idioma', 'idioma', 'Língua estrangeira (em Linguagens)', [...options.languages], undefined)),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Começar')))
@@ -42,7 +47,8 @@ export function practiceSetupScreen (options: ExamOptions, year: number | undefi
     event.preventDefault()
     const data = new FormData(form)
     const value = (name: string) => String(data.get(name) ?? '')
-    navigate(addressOf({ kind: 'practice', year: Number(value('simulado')), discipline: value('area'), language: value('idioma') || undefined }))
+    const [examYear, examApplication] = value('simulado').split('-')
+    navigate(addressOf({ kind: 'practice', year: Number(examYear), application: examApplication, discipline: value('area'), language: value('idioma') || undefined }))
   })
   return {
     title: 'Simulado',
@@ -78,14 +84,17 @@ function formatScore (value: number): string {
   return value.toLocaleString('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 }
 
-export async function practiceScreen (options: ExamOptions, year: number, discipline: string, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
-  const exam = await getExam(year, signal)
+export async function practiceScreen (options: ExamOptions, year: number, application: string | undefined, discipline: string, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
+  const exam = { ...await getExam(year, application, signal) }
+  // The page names a second application as such wherever it shows the exam's title.
+  exam.title = examLabel(exam)
   const offered = exam.languages.map((option) => option.value)
   const language = requestedLanguage !== undefined && offered.includes(requestedLanguage) ? requestedLanguage : offered[0]
   if (!exam.disciplines.some((option) => option.value === discipline)) throw new ApiProblem(404, `A prova ${exam.title} não tem a área ${discipline}`)
-  const { questions } = await getQuestionPage(year, { discipline, language, limit: 50 }, signal)
+  const { questions } = await getQuestionPage(year, { application, discipline, language, limit: 50 }, signal)
   const area = disciplineLabel(options, discipline)
-  const storageKey = `enem-simulado:${year}:${discipline}:${language ?? ''}`
+  // The regular exam's key as before, so answers kept before second applications existed are found again.
+  const storageKey = `enem-simulado:${application === undefined || application === 'regular' ? year : `${year}-${application}`}:${discipline}:${language ?? ''}`
   const answers = storedAnswers(storageKey)
   const answerable = new Set(questions.map((question) => question.index))
   for (const index of answers.keys()) if (!answerable.has(index)) answers.delete(index)
@@ -157,7 +166,7 @@ export async function practiceScreen (options: ExamOptions, year: number, discip
   submit.addEventListener('click', () => {
     submit.disabled = true
     status.textContent = 'Calculando a nota…'
-    postScores({ year, language, answers: Object.fromEntries([...answers].map(([index, letter]) => [String(index), letter])) }).then((answer) => {
+    postScores({ year, application, language, answers: Object.fromEntries([...answers].map(([index, letter]) => [String(index), letter])) }).then((answer) => {
       status.textContent = ''
       showResult(answer.areas.find((entry) => entry.discipline === discipline))
     }, (error: unknown) => {

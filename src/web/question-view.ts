@@ -1,7 +1,7 @@
 import { getExam, getQuestion, questionPath, type Alternative, type ExamDetail, type InepItem, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
 import { h, setRenderedHtml } from './dom.ts'
-import { disciplineLabel, languageLabel, type ExamOptions } from './exam-options.ts'
+import { disciplineLabel, examLabel, languageLabel, type ExamOptions } from './exam-options.ts'
 import { examView } from './exam-view.ts'
 import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
 import type { Screen } from './screen.ts'
@@ -102,17 +102,26 @@ function neighbours (exam: ExamDetail, question: QuestionRecord, language: strin
   const position = indexes.indexOf(question.index)
   const link = (index: number | undefined, text: string, rel: string) => index === undefined
     ? h('span', { class: 'placeholder' })
-    : h('a', { href: addressOf({ kind: 'question', year: question.year, index, language }), rel }, text)
+    : h('a', { href: addressOf({ kind: 'question', year: question.year, application: question.application, index, language }), rel }, text)
   const previous = position > 0 ? indexes[position - 1] : undefined
   const next = position >= 0 ? indexes[position + 1] : undefined
-  return h('nav', { class: 'pager', 'aria-label': `Questões do ENEM ${question.year}` },
+  return h('nav', { class: 'pager', 'aria-label': `Questões da prova ${examLabel(exam)}` },
     link(previous, `← Questão ${previous}`, 'prev'),
-    h('a', { class: 'pager-middle', href: addressOf(examView(question.year, language)) }, 'Todas as questões da prova'),
+    h('a', { class: 'pager-middle', href: addressOf(examView(question.year, question.application, language)) }, 'Todas as questões da prova'),
     link(next, `Questão ${next} →`, 'next'))
 }
 
-export async function questionScreen (options: ExamOptions, year: number, index: number, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
-  const [question, exam] = await Promise.all([getQuestion(year, index, requestedLanguage, signal), getExam(year, signal)])
+/** The API address of the record shown: the regular exam's as before, a second application's with `application`. */
+function jsonAddress (question: QuestionRecord, language: string | undefined): string {
+  const query = new URLSearchParams()
+  if (question.application !== 'regular') query.set('application', question.application)
+  if (language !== undefined) query.set('language', language)
+  const search = query.toString()
+  return `${questionPath(question.year, question.index)}${search === '' ? '' : `?${search}`}`
+}
+
+export async function questionScreen (options: ExamOptions, year: number, application: string | undefined, index: number, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
+  const [question, exam] = await Promise.all([getQuestion(year, application, index, requestedLanguage, signal), getExam(year, application, signal)])
   const language = question.language ?? requestedLanguage
   const alternatives = h('fieldset', { class: 'alternatives' },
     h('legend', {}, 'Alternativas'),
@@ -125,7 +134,7 @@ export async function questionScreen (options: ExamOptions, year: number, index:
     content: [
       h('nav', { class: 'breadcrumb', 'aria-label': 'Você está em' },
         h('a', { href: './' }, 'Início'), ' › ',
-        h('a', { href: addressOf(examView(year, language)) }, exam.title), ' › ',
+        h('a', { href: addressOf(examView(year, application, language)) }, examLabel(exam)), ' › ',
         h('span', { 'aria-current': 'page' }, `Questão ${question.index}`)),
       h('article', { class: 'question', 'aria-labelledby': 'questao-titulo' },
         h('h1', { id: 'questao-titulo', tabindex: -1 }, question.title),
@@ -137,7 +146,7 @@ export async function questionScreen (options: ExamOptions, year: number, index:
         h('div', { class: 'actions' }, button),
         section),
       neighbours(exam, question, language),
-      h('p', { class: 'json-link' }, h('a', { href: `${questionPath(question.year, question.index)}${language === undefined ? '' : `?language=${encodeURIComponent(language)}`}`, type: 'application/json' }, 'Ver o registro em JSON'))
+      h('p', { class: 'json-link' }, h('a', { href: jsonAddress(question, language), type: 'application/json' }, 'Ver o registro em JSON'))
     ]
   }
 }

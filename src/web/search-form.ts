@@ -1,7 +1,7 @@
 import { drawRandomQuestion } from './api.ts'
 import { addressOf, apiFilters, MAX_QUERY_LENGTH, type Filters } from './addresses.ts'
 import { h } from './dom.ts'
-import type { ExamOptions } from './exam-options.ts'
+import { APPLICATION_LABELS, applicationsOf, yearsOf, type ExamOptions } from './exam-options.ts'
 import { navigate } from './navigation.ts'
 
 /*
@@ -35,6 +35,7 @@ function filtersOf (form: HTMLFormElement): Filters {
   return {
     q: (text('q') ?? '').slice(0, MAX_QUERY_LENGTH),
     year: year === undefined ? undefined : Number(year),
+    application: text('aplicacao'),
     discipline: text('area'),
     language: text('idioma'),
     withoutImages: data.get('sem-imagens') === '1',
@@ -51,7 +52,10 @@ export function searchForm (options: ExamOptions, filters: Filters): HTMLFormEle
       h('input', { type: 'search', id: 'busca', name: 'q', value: filters.q, maxlength: MAX_QUERY_LENGTH, placeholder: 'ex.: fotossíntese, "revolução industrial"', autocomplete: 'off' })),
     h('fieldset', { class: 'filters' },
       h('legend', {}, 'Filtros'),
-      select('ano', 'Ano', 'Todos os anos', options.exams.map((exam) => [String(exam.year), String(exam.year)]), filters.year === undefined ? undefined : String(filters.year)),
+      select('ano', 'Ano', 'Todos os anos', yearsOf(options).map((year) => [String(year), String(year)]), filters.year === undefined ? undefined : String(filters.year)),
+      // Only where the exams differ in it: a dataset of regular exams alone has nothing to choose.
+      applicationsOf(options).length > 1 &&
+        select('aplicacao', 'Aplicação', 'Todas as aplicações', applicationsOf(options).map((application) => [application, APPLICATION_LABELS[application]!]), filters.application),
       select('area', 'Área', 'Todas as áreas', [...options.disciplines], filters.discipline),
       select('idioma', 'Língua estrangeira', 'A de cada prova', [...options.languages], filters.language),
       checkbox('sem-imagens', 'Sem imagens', filters.withoutImages),
@@ -76,7 +80,7 @@ export function searchForm (options: ExamOptions, filters: Filters): HTMLFormEle
         return
       }
       status.textContent = ''
-      navigate(addressOf({ kind: 'question', year: question.year, index: question.index, language: question.language ?? chosen.language }))
+      navigate(addressOf({ kind: 'question', year: question.year, application: question.application, index: question.index, language: question.language ?? chosen.language }))
     }, (error: unknown) => {
       status.textContent = `Não foi possível sortear uma questão: ${error instanceof Error ? error.message : String(error)}`
     }).finally(() => {

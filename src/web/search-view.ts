@@ -1,7 +1,7 @@
 import { ApiProblem, findQuestions, type QuestionList, type QuestionRecord } from './api.ts'
 import { addressOf, apiFilters, NO_FILTERS, type Filters } from './addresses.ts'
 import { h } from './dom.ts'
-import { countOf, disciplineLabel, languageLabel, type ExamOptions } from './exam-options.ts'
+import { APPLICATION_LABELS, countOf, disciplineLabel, examLabel, findExam, languageLabel, type ExamOptions } from './exam-options.ts'
 import { plainText } from './markdown.ts'
 import { searchForm } from './search-form.ts'
 import type { Screen } from './screen.ts'
@@ -25,12 +25,13 @@ function firstImage (question: QuestionRecord): string | undefined {
 }
 
 function card (question: QuestionRecord, options: ExamOptions, filters: Filters): HTMLElement {
-  const address = addressOf({ kind: 'question', year: question.year, index: question.index, language: question.language ?? filters.language })
+  const address = addressOf({ kind: 'question', year: question.year, application: question.application, index: question.index, language: question.language ?? filters.language })
+  const exam = findExam(options, question.year, question.application)
   const image = firstImage(question)
   const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
   return h('li', { class: 'card' },
     h('article', {},
-      h('h3', {}, h('a', { href: address }, `Questão ${question.index}`, h('span', { class: 'exam-year' }, ` · ENEM ${question.year}`))),
+      h('h3', {}, h('a', { href: address }, `Questão ${question.index}`, h('span', { class: 'exam-year' }, ` · ${exam === undefined ? `ENEM ${question.year}` : examLabel(exam)}`))),
       details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
       h('p', { class: 'excerpt' }, excerpt(question)),
       image !== undefined && h('img', { class: 'thumbnail', src: image, alt: '', loading: 'lazy', decoding: 'async', width: 96, height: 96 })))
@@ -40,7 +41,7 @@ function examList (options: ExamOptions): HTMLElement {
   return h('section', { class: 'exams', 'aria-labelledby': 'provas' },
     h('h2', { id: 'provas' }, 'Provas'),
     h('ul', { class: 'exam-list' },
-      options.exams.map((exam) => h('li', {}, h('a', { href: addressOf({ kind: 'exam', year: exam.year, language: undefined }) }, exam.title)))))
+      options.exams.map((exam) => h('li', {}, h('a', { href: addressOf({ kind: 'exam', year: exam.year, application: exam.application, language: undefined }) }, examLabel(exam))))))
 }
 
 export function homeScreen (options: ExamOptions): Screen {
@@ -62,6 +63,7 @@ function describe (filters: Filters, options: ExamOptions): string {
   const parts: string[] = []
   if (filters.q.trim() !== '') parts.push(`“${filters.q.trim()}”`)
   if (filters.year !== undefined) parts.push(`ENEM ${filters.year}`)
+  if (filters.application !== undefined) parts.push(APPLICATION_LABELS[filters.application] ?? filters.application)
   if (filters.discipline !== undefined) parts.push(disciplineLabel(options, filters.discipline))
   if (filters.language !== undefined) parts.push(languageLabel(options, filters.language))
   if (filters.withoutImages) parts.push('sem imagens')

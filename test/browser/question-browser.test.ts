@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import type { FastifyInstance } from 'fastify'
 import type { Browser, Page } from 'playwright-core'
 import type { ExamDetailsFile, ExamSummary, Question } from '../../src/data/record-schemas.ts'
+import { examLabel } from '../../src/web/exam-options.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
 import { launchChromium, startListeningApp } from './browser.ts'
 import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, seriousAccessibilityViolations, viewShown } from './question-browser-page.ts'
@@ -43,7 +44,14 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
   }
   const address = (query: string) => `${baseUrl}/${query}`
   const cardTitles = (page: Page) => page.locator('.card h3').allInnerTexts()
-  const expectedTitles = (list: QuestionList) => list.questions.map((question) => `Questão ${question.index} · ENEM ${question.year}`)
+  /** The card titles of a list: the exam named as the page names it (a second application says PPL). */
+  const expectedTitles = async (list: QuestionList) => {
+    const exams = await api<ExamSummary[]>('v1/exams')
+    return list.questions.map((question) => {
+      const exam = exams.find((one) => one.year === question.year && one.application === question.application)!
+      return `Questão ${question.index} · ${examLabel(exam)}`
+    })
+  }
   const shot = (page: Page, name: string) => screenshot(page, `question-browser-${label}-${name}`)
 
   /** A long word of a statement's text (image addresses are not searched). */
@@ -67,7 +75,8 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const { page, activity, responses, close } = await openBrowserPage(browser, address(''))
     assert.equal(await page.getAttribute('html', 'lang'), 'pt-BR')
     assert.equal(await page.locator('h1').innerText(), 'Questões do ENEM')
-    assert.deepEqual(await page.locator('.exam-list a').allInnerTexts(), exams.map((exam) => exam.title))
+    assert.deepEqual(await page.locator('.exam-list a').allInnerTexts(), exams.map((exam) => examLabel(exam)))
+    for (const exam of exams.filter((one) => one.application === 'ppl')) assert.match(examLabel(exam), /PPL/)
     for (const name of ['Buscar no enunciado e nas alternativas', 'Ano', 'Área', 'Língua estrangeira', 'Sem imagens', 'Sem anuladas']) {
       assert.equal(await page.getByLabel(name, { exact: true }).count(), 1, `a control labelled ${name}`)
     }
@@ -104,7 +113,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await page.getByLabel('Buscar no enunciado e nas alternativas').fill(word)
     await goTo(page, () => page.getByLabel('Buscar no enunciado e nas alternativas').press('Enter'), (url) => url.searchParams.get('q') === word)
     const found = await api<QuestionList>(`v1/questions?q=${encodeURIComponent(word)}&limit=${PAGE_SIZE}`)
-    assert.deepEqual(await cardTitles(page), expectedTitles(found))
+    assert.deepEqual(await cardTitles(page), await expectedTitles(found))
     const inItsYear = await api<QuestionList>(`v1/questions?q=${encodeURIComponent(word)}&year=${record.year}&limit=50`)
     assert.ok(inItsYear.questions.some((question) => question.index === record.index), `the record "${word}" came from is found`)
     assert.match(await page.locator('#resultados').innerText(), new RegExp(`^${found.metadata.total.toLocaleString('pt-BR')} quest`))
@@ -117,7 +126,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.equal(new URL(page.url()).searchParams.get('ano'), String(record.year))
     const narrowed = await api<QuestionList>(`v1/questions?q=${encodeURIComponent(word)}&year=${record.year}&hasImages=false&limit=${PAGE_SIZE}`)
     assert.ok(narrowed.metadata.total < inItsYear.metadata.total, 'the record with images is left out')
-    assert.deepEqual(await cardTitles(page), expectedTitles(narrowed))
+    assert.deepEqual(await cardTitles(page), await expectedTitles(narrowed))
     assert.equal(await page.locator('.card img').count(), 0, 'no thumbnails without images')
 
     // Every question of one exam, two pages of it.
@@ -126,10 +135,10 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await goTo(page, () => page.getByRole('button', { name: 'Buscar', exact: true }).click(), (url) => url.searchParams.get('q') === '' && !url.searchParams.has('sem-imagens'))
     const firstPage = await api<QuestionList>(`v1/questions?year=${record.year}&limit=${PAGE_SIZE}`)
     assert.ok(firstPage.metadata.total > PAGE_SIZE, `more than one page in ${record.year}`)
-    assert.deepEqual(await cardTitles(page), expectedTitles(firstPage))
+    assert.deepEqual(await cardTitles(page), await expectedTitles(firstPage))
     await goTo(page, () => page.getByRole('link', { name: 'Próxima →' }).click(), (url) => url.searchParams.get('pagina') === '2')
     const secondPage = await api<QuestionList>(`v1/questions?year=${record.year}&limit=${PAGE_SIZE}&offset=${PAGE_SIZE}`)
-    assert.deepEqual(await cardTitles(page), expectedTitles(secondPage))
+    assert.deepEqual(await cardTitles(page), await expectedTitles(secondPage))
     assert.equal(await page.locator('.pager [aria-current="page"]').innerText(), `Página 2 de ${Math.ceil(firstPage.metadata.total / PAGE_SIZE)}`)
     t.diagnostic(`searched "${word}": ${found.metadata.total} results, ${narrowed.metadata.total} in ${record.year} without images`)
 
@@ -137,6 +146,40 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await shot(phone.page, 'results-phone')
     assertOnlyThisServer(phone.activity, baseUrl)
     await phone.close()
+    assertOnlyThisServer(activity, baseUrl)
+    await close()
+  })
+
+  test('application: "Aplicação" narrows the results to the second application, whose questions open as its own', async (t) => {
+    const exams = await api<ExamSummary[]>('v1/exams')
+    const ppl = exams.find((exam) => exam.application === 'ppl')
+    if (ppl === undefined) {
+      t.skip('the dataset has no second application')
+      return
+    }
+    const { page, activity, close } = await openBrowserPage(browser, address(''))
+    await page.getByLabel('Aplicação', { exact: true }).selectOption('ppl')
+    await goTo(page, () => page.getByRole('button', { name: 'Buscar', exact: true }).click(), (url) => url.searchParams.get('aplicacao') === 'ppl')
+    const found = await api<QuestionList>(`v1/questions?application=ppl&limit=${PAGE_SIZE}`)
+    assert.ok(found.questions.length > 0 && found.questions.every((question) => question.application === 'ppl'))
+    assert.deepEqual(await cardTitles(page), await expectedTitles(found))
+    assert.match(await page.locator('#resultados').innerText(), new RegExp(`^${found.metadata.total.toLocaleString('pt-BR')} quest`))
+    assert.deepEqual(await seriousAccessibilityViolations(page), [])
+
+    // A result opens the question of its own exam: its title, the exam in the breadcrumb, its JSON.
+    const first = found.questions[0]!
+    await goTo(page, () => page.locator('.card h3 a').first().click(), (url) => url.searchParams.get('questao') === String(first.index))
+    assert.equal(new URL(page.url()).searchParams.get('aplicacao'), 'ppl')
+    assert.equal(await page.locator('h1').innerText(), first.title)
+    assert.equal(await page.locator('.breadcrumb a').nth(1).innerText(), examLabel(ppl))
+    const json = await page.getByRole('link', { name: 'Ver o registro em JSON' }).getAttribute('href')
+    const record = await api<QuestionRecord>(json!)
+    assert.deepEqual(record, first)
+    // And the exam page of the second application lists its questions.
+    await goTo(page, () => page.locator('.breadcrumb a').nth(1).click(), (url) => url.searchParams.get('prova') === String(ppl.year) && !url.searchParams.has('questao'))
+    assert.equal(await page.locator('h1').innerText(), examLabel(ppl))
+    const detail = await api<ExamDetailsFile>(`v1/exams/${ppl.year}?application=ppl`)
+    assert.equal(await page.locator('.numbers a').count(), new Set(detail.questions.filter((entry) => entry.language === null || entry.language === detail.languages[0]?.value).map((entry) => entry.index)).size)
     assertOnlyThisServer(activity, baseUrl)
     await close()
   })
@@ -237,7 +280,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const check = async () => {
       assert.equal(await page.getByLabel('Ano', { exact: true }).inputValue(), String(exam.year))
       assert.equal(await page.getByRole('checkbox', { name: 'Sem anuladas' }).isChecked(), true)
-      assert.deepEqual(await cardTitles(page), expectedTitles(expected))
+      assert.deepEqual(await cardTitles(page), await expectedTitles(expected))
     }
     await check()
     await page.reload()

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
+import { examKey, type Application } from '../../src/data/exam-key.ts'
 
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/check-data.ts']
@@ -23,7 +24,7 @@ async function checkData (...args: string[]): Promise<{ code: number, stdout: st
 test('check-data reports the warnings of a clean dataset grouped by kind with counts, and exits 0', async () => {
   const { code, stdout } = await checkData(SAMPLE_DATA_DIR)
   assert.equal(code, 0)
-  assert.match(stdout, /Exams: 4, question records: 90/)
+  assert.match(stdout, /Exams: 5, question records: 99 \(2023, 2020, 2020-ppl, 2016, 2011\)/)
   assert.match(stdout, /^WARNING mixed_language_index \(2\): /m)
   assert.match(stdout, /^ {2}2020\/questions\/5\/details\.json \/language: index 5 has a null-language record/m)
   assert.match(stdout, /^Summary: 0 errors, 3 warnings/m)
@@ -32,13 +33,15 @@ test('check-data reports the warnings of a clean dataset grouped by kind with co
 test('check-data lists every correction applied and skipped, every annulled and unscored item and the missing positions, with their files', async () => {
   const { code, stdout } = await checkData(SAMPLE_DATA_DIR)
   assert.equal(code, 0)
-  const table = JSON.parse(await readFile(path.join(SAMPLE_DATA_DIR, 'official/corrections.json'), 'utf8')) as { rows: Array<{ year: number, index: number, language: string | null, field: string, inDataset: string, served: string }> }
+  const table = JSON.parse(await readFile(path.join(SAMPLE_DATA_DIR, 'official/corrections.json'), 'utf8')) as { rows: Array<{ year: number, application?: Application, index: number, language: string | null, field: string, inDataset: string, served: string }> }
   const folder = (row: { index: number, language: string | null }) => (row.language === null ? String(row.index) : `${row.index}-${row.language}`)
-  const section = (title: string) => stdout.slice(stdout.indexOf(title)).split('\n').slice(1).filter((line, i, lines) => lines.slice(0, i + 1).every((l) => l.startsWith('  ')))
+  // Every section of that title: the official report of each application has its own.
+  const section = (title: string) => stdout.split(`\n${title}`).slice(1)
+    .flatMap((part) => part.split('\n').slice(1).filter((line, i, lines) => lines.slice(0, i + 1).every((l) => l.startsWith('  '))))
   const corrected = section('CORRECTED')
   const skipped = section('SKIPPED')
   for (const row of table.rows) {
-    const file = `${row.year}/questions/${folder(row)}/details.json /${row.field}`
+    const file = `${examKey(row.year, row.application)}/questions/${folder(row)}/details.json /${row.field}`
     const inCorrected = corrected.some((line) => line.includes(file) && line.includes(`${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)}`))
     const inSkipped = skipped.some((line) => line.includes(file))
     assert.ok(inCorrected !== inSkipped, `${file} is listed once, as corrected or skipped`)
@@ -63,7 +66,7 @@ test('check-data --summary prints counts only, per kind and per exam year', asyn
 test('check-data --help prints the usage and exits 0 without reading a folder named --help', async () => {
   const { code, stdout } = await checkData('--help')
   assert.equal(code, 0)
-  assert.match(stdout, /^Usage: npm run check-data -- \[--summary\] \[folder\]/)
+  assert.match(stdout, /^Usage: npm run check-data -- \[--summary\] \[folder\.\.\.\]/)
   assert.doesNotMatch(stdout, /Dataset:/)
 })
 

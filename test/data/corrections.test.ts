@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset, type LoadedDataset } from '../../src/data/load-dataset.ts'
+import { examKey, type Application } from '../../src/data/exam-key.ts'
 import { officialDirFor, officialFactsFor, OFFICIAL_DATA_DIR, readOfficialTable, type OfficialTable } from '../../src/data/official/official-table.ts'
 import { officialYearFromItems } from '../../src/data/official/official-sources.ts'
 import { readItensProva } from '../../src/data/official/itens-prova.ts'
@@ -19,17 +20,20 @@ import { DISCIPLINE_OF_AREA, type Question } from '../../src/data/record-schemas
 
 const OPTIONS = { filesBaseUrl: 'http://api.test/files' }
 const table = readOfficialTable(path.join(SAMPLE_DATA_DIR, 'official'))
+/** The table of the sample's second application (2020-ppl): a table is read per application. */
+const pplTable = readOfficialTable(path.join(SAMPLE_DATA_DIR, 'official'), 'ppl')
+const tableOf = (application: Application) => (application === 'ppl' ? pplTable : table)
 const loaded = await loadDataset(SAMPLE_DATA_DIR, OPTIONS)
 const catalog = loaded.catalog!
 
 interface SourceRecord { correctAlternative: string, discipline: string | null, language: string | null, alternatives: Array<{ letter: string, isCorrect: boolean }> }
-const sourceFile = (year: number, index: number, language: string | null) =>
-  path.join(SAMPLE_DATA_DIR, String(year), 'questions', language === null ? String(index) : `${index}-${language}`, 'details.json')
-const source = async (year: number, index: number, language: string | null) =>
-  JSON.parse(await readFile(sourceFile(year, index, language), 'utf8')) as SourceRecord
+const sourceFile = (year: number, index: number, language: string | null, application: Application = 'regular') =>
+  path.join(SAMPLE_DATA_DIR, examKey(year, application), 'questions', language === null ? String(index) : `${index}-${language}`, 'details.json')
+const source = async (year: number, index: number, language: string | null, application: Application = 'regular') =>
+  JSON.parse(await readFile(sourceFile(year, index, language, application), 'utf8')) as SourceRecord
 
-function served (year: number, index: number, language: string | null, from: LoadedDataset = loaded): Question {
-  const exam = from.catalog!.getExam(year)!
+function served (year: number, index: number, language: string | null, from: LoadedDataset = loaded, application: Application = 'regular'): Question {
+  const exam = from.catalog!.getExam(year, application)!
   const question = exam.questions.find((candidate) => candidate.index === index && candidate.language === language)
   assert.ok(question !== undefined, `${year} ${index} ${language}`)
   return question
@@ -84,7 +88,7 @@ test('every record with an official entry serves inep from it; every other recor
   let withInep = 0
   for (const exam of catalog.listExams()) {
     for (const question of exam.questions) {
-      const position = table.years.get(question.year)?.positions.find((entry) => entry.index === question.index && entry.language === question.language)
+      const position = tableOf(question.application).years.get(question.year)?.positions.find((entry) => entry.index === question.index && entry.language === question.language)
       if (position === undefined) {
         assert.equal(question.inep, null, `${question.year} ${question.index} ${question.language}`)
         continue
@@ -104,15 +108,17 @@ test('every record with an official entry serves inep from it; every other recor
     }
   }
   // Every entry a record stands for is served: the table's other entries are items the sample has no record for.
-  const served = new Set(catalog.listExams().flatMap((exam) => exam.questions.map((question) => `${question.year}|${question.index}|${question.language}`)))
-  assert.equal(withInep, [...table.years.values()].reduce((sum, year) => sum + year.positions.filter((position) => served.has(`${year.year}|${position.index}|${position.language}`)).length, 0))
+  const served = new Set(catalog.listExams().flatMap((exam) => exam.questions.map((question) => `${question.application}|${question.year}|${question.index}|${question.language}`)))
+  assert.equal(withInep, [table, pplTable].flatMap((one) => [...one.years.values()].map((year) => ({ application: one.application, year })))
+    .reduce((sum, { application, year }) => sum + year.positions.filter((position) => served.has(`${application}|${year.year}|${position.index}|${position.language}`)).length, 0))
 })
 
 test('each applied row serves the official value, with the isCorrect flags moving with correctAlternative', async () => {
-  for (const row of table.corrections) {
-    const record = await source(row.year, row.index, row.language)
+  for (const row of [...table.corrections, ...pplTable.corrections]) {
+    const application = row.application ?? 'regular'
+    const record = await source(row.year, row.index, row.language, application)
     // A language row changes which record this is: it is served under its new language.
-    const question = served(row.year, row.index, row.field === 'language' ? row.served : row.language)
+    const question = served(row.year, row.index, row.field === 'language' ? row.served : row.language, loaded, application)
     if (record[row.field] !== row.inDataset) continue // the skipped row, below
     assert.equal(question[row.field], row.served)
     if (row.field === 'correctAlternative') {
@@ -131,12 +137,13 @@ test('language variants of one position each get their own language\'s key', () 
 })
 
 test('an annulled item keeps the dataset\'s letter and says inep.annulled', async () => {
-  const annulled = [...table.years.values()].flatMap((year) => year.positions.filter((position) => position.key === 'X').map((position) => ({ year: year.year, position })))
+  const annulled = [table, pplTable].flatMap((one) => [...one.years.values()].flatMap((year) => year.positions.filter((position) => position.key === 'X')
+    .map((position) => ({ year: year.year, application: one.application, position }))))
   assert.ok(annulled.length > 0)
-  for (const { year, position } of annulled) {
-    const question = served(year, position.index, position.language)
+  for (const { year, application, position } of annulled) {
+    const question = served(year, position.index, position.language, loaded, application)
     assert.equal(question.inep?.annulled, true)
-    assert.equal(question.correctAlternative, (await source(year, position.index, position.language)).correctAlternative)
+    assert.equal(question.correctAlternative, (await source(year, position.index, position.language, application)).correctAlternative)
   }
 })
 
@@ -181,7 +188,7 @@ test('officialDir null applies no table: every record is served as its file hold
   for (const exam of plain.catalog!.listExams()) {
     for (const question of exam.questions) {
       assert.equal(question.inep, null)
-      const record = await source(question.year, question.index, question.language)
+      const record = await source(question.year, question.index, question.language, question.application)
       assert.equal(question.correctAlternative, record.correctAlternative)
       assert.equal(question.discipline, record.discipline)
     }

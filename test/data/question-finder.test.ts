@@ -1,3 +1,4 @@
+import { APPLICATIONS, type Application } from '../../src/data/exam-key.ts'
 import { before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
@@ -31,15 +32,16 @@ const search = (text: string): SearchQuery => {
   return parsed
 }
 
-const label = (question: Question) => `${question.year}/${question.index}/${question.language ?? '-'}`
+const label = (question: Question) => `${question.year}${question.application === 'regular' ? '' : `-${question.application}`}/${question.index}/${question.language ?? '-'}`
 
 /** The records a filter set selects, worked out from the records and the contract alone, in listing order. */
 function expectedWithoutSearch (filters: QuestionFilters): Question[] {
   return listing.filter((question) => {
-    const exam = catalog.getExam(question.year)!
+    const exam = catalog.getExam(question.year, question.application)!
     const language = filters.language ?? exam.defaultLanguage
     if (question.language !== null && question.language !== language) return false
     if (filters.years !== undefined && !filters.years.has(question.year)) return false
+    if (filters.applications !== undefined && !filters.applications.has(question.application)) return false
     if (filters.discipline !== undefined && question.discipline !== filters.discipline) return false
     // Every image address of a record points at the /files of the server (the loader rewrites them).
     const showsImage = [question.context ?? '', ...question.files, ...question.alternatives.map((a) => a.file ?? '')].some((text) => text.includes(`${FILES_BASE}/`))
@@ -56,7 +58,7 @@ describe('filters', () => {
     assert.deepEqual(found.map(label), expected.map(label))
   })
 
-  test('every combination of year, discipline, language, hasImages and annulled gives exactly the expected records, in order', () => {
+  test('every combination of year (with application), discipline, language, hasImages and annulled gives exactly the expected records, in order', () => {
     const years = catalog.listExams().map((exam) => exam.summary.year)
     const yearChoices: Array<ReadonlySet<number> | undefined> = [undefined, new Set([years[0]!]), new Set([years.at(-1)!]), new Set(years.filter((_, i) => i % 2 === 0))]
     const disciplines = [undefined, ...new Set(catalog.listExams().flatMap((exam) => exam.disciplineSlugs))]
@@ -64,14 +66,17 @@ describe('filters', () => {
     const booleans = [undefined, true, false]
     let combinations = 0
     let nonEmpty = 0
-    for (const yearSet of yearChoices) {
+    const applicationChoices: Array<ReadonlySet<Application> | undefined> = [undefined, ...APPLICATIONS.map((application) => new Set([application]))]
+    for (const [choice, yearSet] of yearChoices.entries()) {
+      // Each application choice with some of the year choices: every one of them together would be slow on the full dataset.
+      const applications = applicationChoices[choice % applicationChoices.length]
       for (const discipline of disciplines) {
         for (const language of languages) {
           for (const hasImages of booleans) {
             for (const annulled of booleans) {
-              const filters: QuestionFilters = { years: yearSet, discipline, language, hasImages, annulled }
+              const filters: QuestionFilters = { years: yearSet, applications, discipline, language, hasImages, annulled }
               const expected = expectedWithoutSearch(filters)
-              assert.deepEqual(finder.find(filters).map(label), expected.map(label), JSON.stringify({ ...filters, years: yearSet && [...yearSet] }))
+              assert.deepEqual(finder.find(filters).map(label), expected.map(label), JSON.stringify({ ...filters, years: yearSet && [...yearSet], applications: applications && [...applications] }))
               combinations++
               if (expected.length > 0) nonEmpty++
             }
@@ -94,7 +99,7 @@ describe('filters', () => {
   test('a language an exam lacks leaves that exam\'s null-language records', () => {
     for (const language of finder.languages) {
       for (const exam of catalog.listExams().filter((one) => !one.languageSlugs.includes(language))) {
-        const found = finder.find({ language, years: new Set([exam.summary.year]) })
+        const found = finder.find({ language, years: new Set([exam.summary.year]), applications: new Set([exam.summary.application]) })
         assert.deepEqual(found.map(label), exam.questions.filter((question) => question.language === null).map(label))
       }
     }

@@ -147,7 +147,7 @@ test('500 answers conform to the document and say nothing of the failure', async
   // A dataset whose lookups fail unexpectedly: every operation that reaches one must answer the
   // contract's 500. Loaded apart from the shared test dataset, which stays untouched.
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
-  const dataset = await loadDataset(config.dataDir, { filesBaseUrl: `${config.publicUrl}/files` })
+  const dataset = await loadDataset(config.dataDirs, { filesBaseUrl: `${config.publicUrl}/files` })
   const broken = await build(t, {}, { dataset })
   const fail = () => { throw new Error('simulated failure in /secret/path') }
   Object.assign(dataset.catalog!, { getExam: fail, languageView: fail, findQuestion: fail })

@@ -122,6 +122,23 @@ async function baseQueryOf (endpoint: Endpoint, pathValues: Values, send: SendRe
   assert.fail(`${endpoint.path}: no parameter makes its answer repeatable`)
 }
 
+/**
+ * For a query parameter whose grammar is a closed vocabulary: the URL of one of its examples with
+ * an exam year (from /v1/exams) for which it names nothing, if there is one.
+ */
+async function absentPairing (endpoint: Endpoint, parameter: Parameter, pathValues: Values, query: Values): Promise<string | undefined> {
+  if (parameter.in !== 'query' || !Object.hasOwn(pathValues, 'year')) return undefined
+  const years = new Set((await server.request(`${API_BASE}/exams`)).json<Array<{ year: number }>>().map((exam) => String(exam.year)))
+  for (const year of years) {
+    for (const example of examplesOf(parameter)) {
+      const url = urlOf(endpoint, { ...pathValues, year }, { ...query, [parameter.name]: example })
+      const status = (await server.request(url)).statusCode
+      if (status === 404 || status === 422) return url
+    }
+  }
+  return undefined
+}
+
 async function endpointCases (t: TestContext, endpoint: Endpoint): Promise<void> {
   const parameters = parametersOf(endpoint)
   const queryParameters = parameters.filter((parameter) => parameter.in === 'query')
@@ -170,8 +187,15 @@ async function endpointCases (t: TestContext, endpoint: Endpoint): Promise<void>
       value === undefined && !hasRange ? { skip: `every value of ${parameter.name}'s grammar names something: its schema gives no range` } : {},
       async () => {
         assert.ok(hasRange, `${parameter.name} answers ${value ?? ''} with an error, but its schema gives no range words for the 422's description`)
-        assert.ok(value !== undefined, `no candidate value follows ${parameter.name}'s grammar`)
-        const url = withValue(parameter, value)
+        if (value !== undefined) {
+          const url = withValue(parameter, value)
+          expectStatus(await sameBothWays(url), errorStatuses, url)
+          return
+        }
+        // A closed vocabulary (`application`: regular or ppl) names nothing only with some path: an
+        // exam year without that application. Such a pair is looked for among the exams held.
+        const url = await absentPairing(endpoint, parameter, firstPathValues, baseQuery)
+        assert.ok(url !== undefined, `no candidate value follows ${parameter.name}'s grammar, and none of its examples names nothing with any exam year held`)
         expectStatus(await sameBothWays(url), errorStatuses, url)
       })
   }

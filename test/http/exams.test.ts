@@ -48,10 +48,11 @@ function endpointCases (send: SendRequest): void {
       assert.equal(response.statusCode, 200)
       assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
       const exams = response.json<Array<Record<string, unknown>>>()
-      assert.deepEqual(exams.map((exam) => exam.year), [2023, 2020, 2016, 2011])
-      for (const exam of exams) assert.deepEqual(Object.keys(exam), ['title', 'year', 'disciplines', 'languages'])
+      // Within a year, the regular exam before the second application.
+      assert.deepEqual(exams.map((exam) => [exam.year, exam.application]), [[2023, 'regular'], [2020, 'regular'], [2020, 'ppl'], [2016, 'regular'], [2011, 'regular']])
+      for (const exam of exams) assert.deepEqual(Object.keys(exam), ['title', 'year', 'application', 'disciplines', 'languages'])
       assert.equal(exams[0]!.title, 'ENEM 2023')
-      assert.deepEqual(exams[3]!.languages, [])
+      assert.deepEqual(exams.at(-1)!.languages, [])
     })
 
     test('keeps accents intact in UTF-8', async () => {
@@ -99,6 +100,72 @@ function endpointCases (send: SendRequest): void {
     for (const year of ['abc', '1.5', '1e2', '+1', '02020', '01', '%201', '12345678901', '2020abc', '-0x1']) {
       test(`year ${JSON.stringify(year)} breaks the grammar: 400`, async () => {
         await assertError(`/v1/exams/${year}`, 400, 'bad_request', /year/)
+      })
+    }
+  })
+
+  describe('application: which exam of the year', () => {
+    interface ExamListEntry { title: string, year: number, application: string }
+    interface ExamBody extends ExamListEntry { questions: Array<{ index: number, language: string | null }> }
+    const examList = async () => (await get('/v1/exams')).json<ExamListEntry[]>()
+    /** A year the sample has both applications of, and one it has only the regular exam of, read from the list. */
+    async function years () {
+      const exams = await examList()
+      const both = exams.find((exam) => exam.application === 'ppl')!.year
+      const regularOnly = exams.find((exam) => !exams.some((other) => other.year === exam.year && other.application === 'ppl'))!.year
+      return { both, regularOnly, exams }
+    }
+
+    test('absent, it is regular: every exam endpoint answers byte for byte as with application=regular', async () => {
+      const { both } = await years()
+      for (const path of [`/v1/exams/${both}`, `/v1/exams/${both}/questions?limit=50`, `/v1/exams/${both}/questions/1`, `/v1/exams/${both}/questions/6`]) {
+        const plain = await get(path)
+        const explicit = await get(`${path}${path.includes('?') ? '&' : '?'}application=regular`)
+        assert.equal(plain.statusCode, 200, path)
+        assert.ok(plain.rawPayload.equals(explicit.rawPayload), path)
+        assert.equal(plain.headers.etag, explicit.headers.etag, path)
+      }
+    })
+
+    test('ppl answers the second application: its summary as /v1/exams lists it, its entries, its records', async () => {
+      const { both, exams } = await years()
+      const listed = exams.find((exam) => exam.year === both && exam.application === 'ppl')!
+      const response = await get(`/v1/exams/${both}?application=ppl`)
+      assert.equal(response.statusCode, 200)
+      const exam = response.json<ExamBody>()
+      const { questions, ...summary } = exam
+      assert.deepEqual(summary, listed)
+      assert.ok(questions.length > 0)
+      const regular = (await get(`/v1/exams/${both}`)).json<ExamBody>()
+      assert.notEqual(regular.title, exam.title)
+
+      const page = (await get(`/v1/exams/${both}/questions?application=ppl&limit=50`)).json<PageBody>()
+      assert.ok(page.questions.length > 0)
+      assert.ok(page.questions.every((question) => question.application === 'ppl' && question.year === both && question.title.endsWith(exam.title)))
+      for (const entry of page.questions) {
+        const record = await get(`/v1/exams/${both}/questions/${entry.index}?application=ppl${entry.language === null ? '' : `&language=${entry.language}`}`)
+        assert.deepEqual(record.json<QuestionBody>(), entry)
+      }
+      // Every record of the regular exam says so too.
+      const regularPage = (await get(`/v1/exams/${both}/questions?limit=50`)).json<PageBody>()
+      assert.ok(regularPage.questions.every((question) => question.application === 'regular'))
+    })
+
+    test('a year without an exam of that application is 422 naming the applications it has', async () => {
+      const { regularOnly } = await years()
+      for (const path of [`/v1/exams/${regularOnly}`, `/v1/exams/${regularOnly}/questions`, `/v1/exams/${regularOnly}/questions/1`]) {
+        await assertError(`${path}?application=ppl`, 422, 'unprocessable_entity', new RegExp(`application "ppl" is not an exam of ${regularOnly}: its applications are regular$`))
+      }
+    })
+
+    test('a year without any exam stays 404, whatever the application', async () => {
+      await assertError('/v1/exams/1999?application=ppl', 404, 'not_found', /1999/)
+    })
+
+    for (const value of ['PPL', 'second', 'regular,ppl', '']) {
+      test(`application=${JSON.stringify(value)} breaks the grammar: 400`, async () => {
+        const { both } = await years()
+        await assertError(`/v1/exams/${both}/questions/1?application=${encodeURIComponent(value)}`, 400, 'bad_request', /application/)
       })
     }
   })
@@ -201,8 +268,9 @@ function endpointCases (send: SendRequest): void {
       const response = await get('/v1/exams/2020/questions/1')
       assert.equal(response.statusCode, 200)
       const question = response.json<QuestionBody>()
-      assert.deepEqual(Object.keys(question), ['title', 'index', 'discipline', 'language', 'year', 'context', 'files',
+      assert.deepEqual(Object.keys(question), ['title', 'index', 'discipline', 'language', 'year', 'application', 'context', 'files',
         'correctAlternative', 'alternativesIntroduction', 'alternatives', 'inep'])
+      assert.equal(question.application, 'regular')
       assert.equal(question.language, 'espanhol')
       assert.equal(question.title, 'Questão 1 - ENEM 2020')
     })

@@ -19,7 +19,7 @@ import { build, requestPaths, TEST_PUBLIC_URL, loadTestDataset, type SendRequest
  * is one entry of src/http/finding-filters.ts plus its record test.
  */
 
-const UNFILTERED = '/v1/questions?year=2020&limit=50'
+const UNFILTERED = '/v1/questions?year=2020&application=regular&limit=50'
 const FILTERED = `${UNFILTERED}&withContext=false`
 
 interface Page { metadata: { total: number }, questions: Array<{ year: number, index: number, language: string | null }> }

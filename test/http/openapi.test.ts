@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
       .filter((parameter): parameter is Parameter => !('$ref' in parameter))
       .map((parameter) => [`${parameter.in}:${parameter.name}`, parameter]))
     const list = parameters(OPERATIONS.listQuestions)
-    assert.deepEqual([...list.keys()].sort(), ['path:year', 'query:discipline', 'query:language', 'query:limit', 'query:offset'])
+    assert.deepEqual([...list.keys()].sort(), ['path:year', 'query:application', 'query:discipline', 'query:language', 'query:limit', 'query:offset'])
     for (const path of [OPERATIONS.getExam, OPERATIONS.listQuestions, OPERATIONS.getQuestion]) {
       const year = parameters(path).get('path:year')!
       assert.equal(year.required, true)

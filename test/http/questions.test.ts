@@ -14,14 +14,16 @@ interface DrawBody {
   seed: number
   questions: QuestionBody[]
 }
-interface ExamSummaryBody { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
+interface ExamSummaryBody { year: number, application: string, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
 
 /** The sample dataset, or the full one when ENEM_DATA_DIR is set; requests through the server's own listener. */
 const server = await build({ after }, FULL_DATA_DIR === undefined ? {} : { ENEM_DATA_DIR: FULL_DATA_DIR })
 const exams = (await server.request('/v1/exams')).json<ExamSummaryBody[]>()
+/** The years held, newest first (a year may hold two exams: regular and ppl). */
+const yearsNewestFirst = [...new Set(exams.map((exam) => exam.year))]
 
 const get = (url: string, headers: Record<string, string> = {}) => server.request({ method: 'GET', url, headers })
-const key = (question: QuestionBody) => `${question.year}/${question.index}/${question.language ?? '-'}`
+const key = (question: QuestionBody) => `${question.year}${question.application === 'regular' ? '' : `-${question.application}`}/${question.index}/${question.language ?? '-'}`
 
 async function json<T> (url: string): Promise<T> {
   const response = await get(url)
@@ -45,15 +47,22 @@ async function walk (query: string, limit: number): Promise<{ items: QuestionBod
   return { items, total }
 }
 
-/** What an exam's language view holds, walked through the per-exam endpoint (the contract's reference). */
-async function examView (year: number, language?: string, discipline?: string): Promise<QuestionBody[]> {
+/**
+ * What the language views of a year's exams hold (the regular exam's, then the second
+ * application's), walked through the per-exam endpoint (the contract's reference); `applications`
+ * narrows which exams of the year count.
+ */
+async function examView (year: number, language?: string, discipline?: string, applications?: readonly string[]): Promise<QuestionBody[]> {
   const items: QuestionBody[] = []
   const extra = `${language === undefined ? '' : `&language=${language}`}${discipline === undefined ? '' : `&discipline=${discipline}`}`
-  for (let offset = 0; ; offset += 50) {
-    const page = await json<PageBody>(`/v1/exams/${year}/questions?limit=50&offset=${offset}${extra}`)
-    items.push(...page.questions)
-    if (!page.metadata.hasMore) return items
+  for (const exam of exams.filter((one) => one.year === year && (applications?.includes(one.application) ?? true))) {
+    for (let offset = 0; ; offset += 50) {
+      const page = await json<PageBody>(`/v1/exams/${year}/questions?limit=50&offset=${offset}${extra}&application=${exam.application}`)
+      items.push(...page.questions)
+      if (!page.metadata.hasMore) break
+    }
   }
+  return items
 }
 
 async function assertError (url: string, status: number, code: string, messagePart?: RegExp) {
@@ -70,7 +79,7 @@ async function assertError (url: string, status: number, code: string, messagePa
 describe('GET /v1/questions', () => {
   test('without filters: the exams\' default views one after another, newest first; pages never overlap or skip', async () => {
     const expected: QuestionBody[] = []
-    for (const exam of exams) expected.push(...await examView(exam.year))
+    for (const year of yearsNewestFirst) expected.push(...await examView(year))
     for (const limit of [50, 7]) {
       const { items, total } = await walk('', limit)
       assert.equal(total, expected.length)
@@ -85,7 +94,7 @@ describe('GET /v1/questions', () => {
     const cases: Array<[string, () => Promise<QuestionBody[]>]> = [
       [`year=${oldest.year}`, () => examView(oldest.year)],
       [`year=${oldest.year},${newest.year}`, async () => [...await examView(newest.year), ...await examView(oldest.year)]],
-      [`year=${oldest.year}-${newest.year}`, async () => (await Promise.all(exams.map((exam) => examView(exam.year)))).flat()],
+      [`year=${oldest.year}-${newest.year}`, async () => (await Promise.all(yearsNewestFirst.map((year) => examView(year)))).flat()],
       [`year=${newest.year}&discipline=${discipline}`, () => examView(newest.year, undefined, discipline)]
     ]
     if (language !== undefined) {
@@ -210,20 +219,22 @@ describe('GET /v1/export/questions.jsonl', () => {
 
     // Every exam's every record, in the order of the exam detail's entries.
     const expectedKeys: string[] = []
+    // Year ascending; within a year, /v1/exams lists the regular exam before the second application, as the export does.
     for (const exam of [...exams].sort((a, b) => a.year - b.year)) {
-      const detail = await json<{ questions: Array<{ index: number, language: string | null }> }>(`/v1/exams/${exam.year}`)
-      for (const entry of detail.questions) expectedKeys.push(`${exam.year}/${entry.index}/${entry.language ?? '-'}`)
+      const detail = await json<{ questions: Array<{ index: number, language: string | null }> }>(`/v1/exams/${exam.year}?application=${exam.application}`)
+      const examPart = exam.application === 'regular' ? '' : `-${exam.application}`
+      for (const entry of detail.questions) expectedKeys.push(`${exam.year}${examPart}/${entry.index}/${entry.language ?? '-'}`)
     }
     assert.deepEqual(records.map(key), expectedKeys)
 
     // Byte for byte what /v1/exams/{year}/questions/{index} answers, wherever a language reaches the record.
     let compared = 0
     for (const [i, record] of records.entries()) {
-      const exam = exams.find((one) => one.year === record.year)!
-      const siblings = new Set(records.filter((other) => other.year === record.year && other.index === record.index).map((other) => other.language))
+      const exam = exams.find((one) => one.year === record.year && one.application === record.application)!
+      const siblings = new Set(records.filter((other) => other.year === record.year && other.application === record.application && other.index === record.index).map((other) => other.language))
       const language = record.language ?? exam.languages.map((option) => option.value).find((slug) => !siblings.has(slug))
       if (record.language === null && language === undefined && exam.languages.length > 0) continue
-      const single = await get(`/v1/exams/${record.year}/questions/${record.index}${language === undefined ? '' : `?language=${language}`}`)
+      const single = await get(`/v1/exams/${record.year}/questions/${record.index}?application=${record.application}${language === undefined ? '' : `&language=${language}`}`)
       assert.equal(single.statusCode, 200)
       assert.equal(single.body, lines[i], key(record))
       compared++
@@ -233,7 +244,7 @@ describe('GET /v1/export/questions.jsonl', () => {
 
   test('year narrows it to those exams, in the same bytes; gzip, br, ETag and 304 as everywhere', async () => {
     const whole = (await get('/v1/export/questions.jsonl')).body
-    const years = exams.map((exam) => exam.year).sort((a, b) => a - b)
+    const years = [...yearsNewestFirst].sort((a, b) => a - b)
     const perYear = new Map<number, string>()
     for (const year of years) {
       const response = await get(`/v1/export/questions.jsonl?year=${year}`)
@@ -245,9 +256,11 @@ describe('GET /v1/export/questions.jsonl', () => {
     const pair = `${years.at(-1)},${years[0]}`
     assert.equal((await get(`/v1/export/questions.jsonl?year=${pair}`)).body, `${perYear.get(years[0]!)}${perYear.get(years.at(-1)!)}`)
     assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}-${years.at(-1)}`)).body, whole)
-    // Year combinations are many: they are not compressed (the whole dataset and each year are).
+    // Year combinations are many: gzip, assembled from each year's compressed part, and never br (the whole dataset and each year are both).
     const combination = await get(`/v1/export/questions.jsonl?year=${pair}`, { 'accept-encoding': 'gzip, br' })
-    assert.equal(combination.headers['content-encoding'], undefined)
+    assert.equal(combination.headers['content-encoding'], 'gzip')
+    assert.equal(gunzipSync(combination.rawPayload).toString(), `${perYear.get(years[0]!)}${perYear.get(years.at(-1)!)}`)
+    assert.equal((await get(`/v1/export/questions.jsonl?year=${pair}`, { 'accept-encoding': 'br' })).headers['content-encoding'], undefined)
     assert.equal((await get(`/v1/export/questions.jsonl?year=${years[0]}`, { 'accept-encoding': 'br' })).headers['content-encoding'], 'br')
 
     const response = await get('/v1/export/questions.jsonl', { 'accept-encoding': 'gzip' })
@@ -377,4 +390,61 @@ test('the new endpoints count against the rate limit, the export once per downlo
   const refused = await limited.request('/v1/questions')
   assert.equal(refused.statusCode, 429)
   assert.match(String(refused.headers['retry-after']), /^\d+$/)
+})
+
+describe('application on the endpoints that find questions', () => {
+  const applications = [...new Set(exams.map((exam) => exam.application))]
+
+  test('/v1/questions: each application lists its exams\' views, in listing order; both, or none given, list every exam', async () => {
+    const all = (await walk('', 50)).items.map(key)
+    assert.deepEqual((await walk('application=regular,ppl', 50)).items.map(key), all)
+    assert.deepEqual((await walk('application=ppl,regular', 50)).items.map(key), all)
+    for (const application of ['regular', 'ppl']) {
+      const expected: QuestionBody[] = []
+      for (const year of yearsNewestFirst) expected.push(...await examView(year, undefined, undefined, [application]))
+      const { items } = await walk(`application=${application}`, 50)
+      assert.deepEqual(items.map(key), expected.map(key), application)
+      assert.ok(items.every((question) => question.application === application))
+      // An application no exam has selects nothing: the list is empty, not an error.
+      assert.equal(items.length > 0, applications.includes(application), application)
+    }
+  })
+
+  test('/v1/questions/random draws from the application asked for only', async () => {
+    for (const application of applications) {
+      const draw = await json<DrawBody>(`/v1/questions/random?application=${application}&count=50&seed=7`)
+      assert.ok(draw.questions.length > 0)
+      assert.ok(draw.questions.every((question) => question.application === application), application)
+    }
+  })
+
+  test('the export: application narrows it to those exams, named in the file name when it narrows', async () => {
+    const whole = (await get('/v1/export/questions.jsonl')).body
+    assert.equal((await get('/v1/export/questions.jsonl?application=regular,ppl')).body, whole)
+    const lines = (body: string) => body.split('\n').slice(0, -1).map((line) => JSON.parse(line) as QuestionBody)
+    for (const application of ['regular', 'ppl']) {
+      const response = await get(`/v1/export/questions.jsonl?application=${application}`)
+      assert.equal(response.statusCode, 200)
+      const records = lines(response.body)
+      assert.deepEqual(records.map(key), lines(whole).filter((record) => record.application === application).map(key))
+      const name = records.length === 0 ? 'enem-questions-none.jsonl' : applications.length === 1 ? 'enem-questions.jsonl' : `enem-questions-${application}.jsonl`
+      assert.equal(response.headers['content-disposition'], `attachment; filename="${name}"`)
+    }
+    const ppl = exams.find((exam) => exam.application === 'ppl')
+    if (ppl !== undefined) {
+      const response = await get(`/v1/export/questions.jsonl?year=${ppl.year}&application=ppl`)
+      assert.equal(response.headers['content-disposition'], `attachment; filename="enem-questions-${ppl.year}-ppl.jsonl"`)
+      assert.ok(lines(response.body).every((record) => record.year === ppl.year && record.application === 'ppl'))
+      // Every exam of one year is kept and compressed like a year alone.
+      assert.equal((await get(`/v1/export/questions.jsonl?year=${ppl.year}`, { 'accept-encoding': 'br' })).headers['content-encoding'], 'br')
+    }
+  })
+
+  test('a value off the grammar is 400 naming application, on all three', async () => {
+    for (const path of ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']) {
+      for (const value of ['PPL', 'regular,', 'second', 'regular;ppl']) {
+        await assertError(`${path}?application=${encodeURIComponent(value)}`, 400, 'bad_request', /application/)
+      }
+    }
+  })
 })

@@ -156,7 +156,9 @@ describe('POST /v1/scores refuses', () => {
       [{ year: 2013, booklet: 187, answers: 'A'.repeat(45) }, /booklet 187 of 2013 cannot be scored/],
       [{ year: 2008, answers: {} }, /year 2008 is not an exam we serve/],
       [{ year: 2023, answers: { 46: 'A' } }, /year 2023 has no item parameters/],
-      [{ year: 2020, application: 'ppl', answers: {} }, /application "ppl"/],
+      // 2023 has no second application in the sample (2020 has).
+      [{ year: 2023, application: 'ppl', answers: {} }, /application "ppl": 2023 has no such exam; applications: regular/],
+      [{ year: 2020, application: 'second', answers: {} }, /application "second"/],
       [{ year: 2020, language: 'ingles', answers: { 181: 'A' } }, /answers index 181 is outside the exam/],
       [{ year: 2020, language: 'ingles', answers: { 0: 'A' } }, /answers index 0 is outside the exam/],
       [{ year: 2020, language: 'frances', answers: { 1: 'A' } }, /language "frances" is not one the 2020 exam offers/],

@@ -1,4 +1,5 @@
 import type { Exam } from '../catalog.ts'
+import type { Application } from '../exam-key.ts'
 import { compareRows, type CorrectionLedger } from './corrections.ts'
 import { areaByOrder, type OfficialTable } from './official-table.ts'
 
@@ -44,6 +45,8 @@ export class OfficialReport {
   }
 
   get tableDir (): string { return this.#table.dir }
+  /** The application whose exams and table these are. */
+  get application (): Application { return this.#table.application }
   get applied () { return this.#ledger.applied }
   get skipped () { return this.#ledger.skipped }
   get uncorrected () { return this.#ledger.uncorrected }

@@ -37,7 +37,8 @@ const ItemsFileSchema = Type.Object({
 })
 const ITEMS_FILE = Compile(ItemsFileSchema)
 type ItemsFile = Type.Static<typeof ItemsFileSchema>
-type ItemEntry = ItemsFile['items'][number]
+/** One entry of `items/enem-<year>.json`: an item at a question number of that file's numbering. */
+export type ItemEntry = ItemsFile['items'][number]
 
 /** First exam year the rule covers; earlier years get no table. */
 const FIRST_YEAR = 2009
@@ -137,18 +138,56 @@ export function buildOfficialYears (sourcesDir: string, records: readonly Record
   const lastYear = Math.max(...yearsWithFiles)
   const years: OfficialYear[] = []
   for (let year = FIRST_YEAR; year <= lastYear; year++) {
-    const has = (name: string) => names.has(name) && existsSync(path.join(sourcesDir, name))
-    const dayOne = has(`gabaritos/${year}_dia1.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia1.pdf`) : null
-    const dayTwo = has(`gabaritos/${year}_dia2.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia2.pdf`) : null
-    const itemsName = `items/enem-${year}.json`
-    const items = has(itemsName) ? readItems(sourcesDir, itemsName, year) : null
-    const secondary = buildYear(year, dayOne, dayTwo, items === null ? null : { source: itemsName, entries: items.items })
+    const secondary = secondSourcesYear(sourcesDir, year, names)
     const examRecords = records.filter((record) => record.year === year)
     years.push(itemYears.has(year) && examRecords.length > 0
       ? withItemData(secondary, readItensProva(sourcesDir, year), examRecords)
       : secondary)
   }
   return years
+}
+
+/**
+ * One year's facts from INEP's item data (`items`) for `records`, checked against the second sources
+ * of that year the sources folder holds (answer-key PDFs, `items/enem-<year>.json`), as
+ * buildOfficialYears does for the dataset's exams. `renumberItems` puts the entries of
+ * `items/enem-<year>.json` in the records' numbering first, for a caller whose numbering that
+ * file does not follow (src/data/sources/maritaca-2024.ts); an entry it drops is not compared.
+ */
+export function officialYearWithSecondSources (
+  sourcesDir: string,
+  items: YearItems,
+  records: readonly RecordKeySource[],
+  renumberItems: (entries: readonly ItemEntry[]) => ItemEntry[] = (entries) => [...entries]
+): OfficialYear {
+  const names = new Set([
+    ...listFolder(sourcesDir, 'gabaritos').map((name) => `gabaritos/${name}`),
+    ...listFolder(sourcesDir, 'items').map((name) => `items/${name}`)
+  ])
+  return withItemData(secondSourcesYear(sourcesDir, items.year, names, renumberItems), items, records)
+}
+
+function listFolder (sourcesDir: string, folder: string): string[] {
+  try {
+    return readdirSync(path.join(sourcesDir, folder))
+  } catch {
+    return []
+  }
+}
+
+/** A year's facts from the answer-key PDFs and `items/` of the sources folder (`names`: the files it holds). */
+function secondSourcesYear (
+  sourcesDir: string,
+  year: number,
+  names: ReadonlySet<string>,
+  renumberItems: (entries: readonly ItemEntry[]) => ItemEntry[] = (entries) => [...entries]
+): OfficialYear {
+  const has = (name: string) => names.has(name) && existsSync(path.join(sourcesDir, name))
+  const dayOne = has(`gabaritos/${year}_dia1.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia1.pdf`) : null
+  const dayTwo = has(`gabaritos/${year}_dia2.pdf`) ? readGabarito(sourcesDir, `gabaritos/${year}_dia2.pdf`) : null
+  const itemsName = `items/enem-${year}.json`
+  const items = has(itemsName) ? readItems(sourcesDir, itemsName, year) : null
+  return buildYear(year, dayOne, dayTwo, items === null ? null : { source: itemsName, entries: renumberItems(items.items) })
 }
 
 /**

@@ -3,11 +3,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
-import { AreaSchema, BookletSchema, IrtSchema, OfficialKeySchema, type Area } from '../record-schemas.ts'
+import { DEFAULT_APPLICATION, examKey, type Application } from '../exam-key.ts'
+import { ApplicationSchema, AreaSchema, BookletSchema, IrtSchema, OfficialKeySchema, type Area } from '../record-schemas.ts'
 
 /*
- * The project's own table of official facts: one `<year>.json` per exam year plus
- * `corrections.json`, written by `npm run import-official` (src/cli/import-official.ts) for the
+ * The project's own table of official facts: one `<year>.json` per exam year (`<year>-ppl.json`
+ * for a second application, which says `"application": "ppl"`) plus `corrections.json` (whose
+ * rows of a second application say so too), written by `npm run import-official` (src/cli/import-official.ts) for the
  * real exams, and by `npm run sample-data` for the invented sample. Every fact names the files it
  * was read from, relative to the sources folder (`gabaritos/2021_dia1.pdf`, `items/enem-2021.json`).
  */
@@ -78,6 +80,8 @@ export const OfficialNoteSchema = Type.Object({
 
 export const OfficialYearSchema = Type.Object({
   year: Type.Integer({ minimum: 1 }),
+  /** Absent for a regular exam. */
+  application: Type.Optional(ApplicationSchema),
   /** The areas of positions 1–45, 46–90, 91–135 and 136–180. */
   areaOrder: Type.Union([Type.Object({
     areas: Type.Array(AreaSchema, { minItems: 4, maxItems: 4 }),
@@ -94,6 +98,8 @@ export const CORRECTED_FIELDS = ['correctAlternative', 'discipline', 'language']
 
 export const CorrectionRowSchema = Type.Object({
   year: Type.Integer({ minimum: 1 }),
+  /** Absent for a record of a regular exam. */
+  application: Type.Optional(ApplicationSchema),
   index: Type.Integer({ minimum: 1 }),
   language: Type.Union([Type.String(), Type.Null()]),
   field: Type.Enum(CORRECTED_FIELDS),
@@ -119,9 +125,14 @@ export type CorrectionsFile = Type.Static<typeof CorrectionsFileSchema>
 const checkYear = Compile(OfficialYearSchema)
 const checkCorrections = Compile(CorrectionsFileSchema)
 
+/**
+ * The official facts of the exams of one application: a table is read per application, so that
+ * within it an exam is known by its year alone (src/data/exam-key.ts).
+ */
 export interface OfficialTable {
   /** The folder read. */
   dir: string
+  application: Application
   years: ReadonlyMap<number, OfficialYear>
   corrections: readonly CorrectionRow[]
   /** The entries of each position, by `year|index`, so a lookup per record stays cheap at start-up. */
@@ -129,7 +140,7 @@ export interface OfficialTable {
 }
 
 /** An official table over `years` and `corrections`, with its lookup index. */
-export function officialTable (dir: string, years: Iterable<OfficialYear>, corrections: readonly CorrectionRow[]): OfficialTable {
+export function officialTable (dir: string, years: Iterable<OfficialYear>, corrections: readonly CorrectionRow[], application: Application = DEFAULT_APPLICATION): OfficialTable {
   const yearMap = new Map<number, OfficialYear>()
   const entriesByPosition = new Map<string, OfficialPosition[]>()
   for (const year of years) {
@@ -141,7 +152,7 @@ export function officialTable (dir: string, years: Iterable<OfficialYear>, corre
       else entries.push(entry)
     }
   }
-  return { dir, years: yearMap, corrections, entriesByPosition }
+  return { dir, application, years: yearMap, corrections, entriesByPosition }
 }
 
 /** What an official table gives about one position of an exam, for one record. */
@@ -170,26 +181,31 @@ export function officialDirFor (dataDir: string): string {
 }
 
 /**
- * Reads and validates an official table folder. Throws with a message naming the file on a
- * missing or invalid file: the table is part of the repository, so a bad one is a bug.
+ * Reads and validates the tables of one application in an official table folder (`<year>.json`
+ * for regular exams, `<year>-ppl.json` for second applications, and the rows of corrections.json
+ * of that application). Throws with a message naming the file on a missing or invalid file: the
+ * table is part of the repository, so a bad one is a bug.
  */
-export function readOfficialTable (dir: string): OfficialTable {
+export function readOfficialTable (dir: string, application: Application = DEFAULT_APPLICATION): OfficialTable {
   const years: OfficialYear[] = []
   let corrections: CorrectionRow[] = []
+  const ofApplication = (value: { application?: Application | undefined }) => (value.application ?? DEFAULT_APPLICATION) === application
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.json')) continue
     const file = path.join(dir, name)
-    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
     if (name === 'corrections.json') {
+      const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
       if (!checkCorrections.Check(value)) throw new Error(`${file}: ${firstError(checkCorrections.Errors(value))}`)
-      corrections = value.rows
-    } else if (/^\d+\.json$/.test(name)) {
+      corrections = value.rows.filter(ofApplication)
+    } else if (/^\d+(-[a-z]+)?\.json$/.test(name)) {
+      const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
       if (!checkYear.Check(value)) throw new Error(`${file}: ${firstError(checkYear.Errors(value))}`)
-      if (`${value.year}.json` !== name) throw new Error(`${file}: holds year ${value.year}`)
-      years.push(value)
+      const key = examKey(value.year, value.application)
+      if (`${key}.json` !== name) throw new Error(`${file}: holds the table of ${key}`)
+      if (ofApplication(value)) years.push(value)
     }
   }
-  return officialTable(dir, years, corrections)
+  return officialTable(dir, years, corrections, application)
 }
 
 function firstError (errors: Iterable<{ instancePath: string, message: string }>): string {

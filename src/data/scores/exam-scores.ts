@@ -1,3 +1,4 @@
+import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import type { Catalog, Exam } from '../catalog.ts'
 import { AREA_BLOCK, areaOfIndex, areaOrder, examIndexOf } from '../official/exam-layout.ts'
 import type { Area, Question } from '../record-schemas.ts'
@@ -31,12 +32,9 @@ export interface PracticeProblem {
   readonly message: string
 }
 
-/** The only application the dataset holds today. */
-export const APPLICATIONS = ['regular'] as const
-
 export class PracticeScorer {
   readonly #catalog: Catalog
-  /** Forms by exam year and language view, worked out on first use. */
+  /** Forms by exam (year and application) and language view, worked out on first use. */
   readonly #forms = new Map<string, readonly AreaForm[]>()
 
   constructor (catalog: Catalog) {
@@ -44,13 +42,15 @@ export class PracticeScorer {
   }
 
   score (request: PracticeRequest): PracticeScore | PracticeProblem {
-    const application = request.application ?? 'regular'
-    const exam = this.#catalog.getExam(request.year)
-    if (exam === undefined) {
-      return { field: 'year', message: `year ${request.year} is not an exam we serve; exams: ${this.#catalog.listExams().map((entry) => entry.summary.year).reverse().join(', ')}` }
+    const application = request.application ?? DEFAULT_APPLICATION
+    const ofYear = this.#catalog.examsOfYear(request.year)
+    if (ofYear.length === 0) {
+      const years = [...new Set(this.#catalog.listExams().map((entry) => entry.summary.year))].reverse()
+      return { field: 'year', message: `year ${request.year} is not an exam we serve; exams: ${years.join(', ')}` }
     }
-    if (!(APPLICATIONS as readonly string[]).includes(application)) {
-      return { field: 'application', message: `application ${JSON.stringify(application)}: ${request.year} has no such exam; applications: ${APPLICATIONS.join(', ')}` }
+    const exam = ofYear.find((candidate) => candidate.summary.application === application)
+    if (exam === undefined) {
+      return { field: 'application', message: `application ${JSON.stringify(application)}: ${request.year} has no such exam; applications: ${ofYear.map((entry) => entry.summary.application).join(', ')}` }
     }
     const indexes: number[] = []
     for (const key of Object.keys(request.answers)) {
@@ -77,7 +77,7 @@ export class PracticeScorer {
 
   /** The exam's area forms for a language view, or null when no record of it has INEP's parameters. */
   #formsOf (exam: Exam, language: string | null): readonly AreaForm[] | null {
-    const key = `${exam.summary.year}|${language}`
+    const key = `${exam.key}|${language}`
     let forms = this.#forms.get(key)
     if (forms === undefined) {
       const view = this.#catalog.languageView(exam, language, null)

@@ -2,7 +2,8 @@ import type { Catalog, Exam } from '../../data/catalog.ts'
 import { ApiError, describeValue } from '../errors.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
-import { LIMIT_DEFAULT, LIMIT_MAX, type QuestionListQuery, type QuestionQuery } from '../schemas/parameters.ts'
+import { DEFAULT_APPLICATION, type Application } from '../../data/exam-key.ts'
+import { LIMIT_DEFAULT, LIMIT_MAX, type ExamQuery, type QuestionListQuery, type QuestionQuery } from '../schemas/parameters.ts'
 
 /**
  * The prepared body that answers each request of the four exam endpoints, from parameter values
@@ -23,26 +24,26 @@ export class ExamAnswers {
     return this.#prepared.examList
   }
 
-  examDetail (year: string): PreparedBody {
-    return this.#prepared.examDetail(this.#examOfYear(parseYear(year)))
+  examDetail (year: string, query: ExamQuery = {}): PreparedBody {
+    return this.#prepared.examDetail(this.#examOf(parseYear(year), query.application))
   }
 
   questionPage (year: string, query: QuestionListQuery): PreparedBody {
     const yearNumber = parseYear(year)
     const { limit, offset } = readPaging(query)
-    const exam = this.#examOfYear(yearNumber)
+    const exam = this.#examOf(yearNumber, query.application)
     const language = chooseLanguage(exam, query.language)
     const discipline = chooseDiscipline(exam, query.discipline)
     // The catalog's views never change, so each is named by what selects it.
     const view = this.#catalog.languageView(exam, language, discipline)
-    return this.#prepared.page(view, offset, limit, { keepAs: `exam|${yearNumber}|${language ?? ''}|${discipline ?? ''}` })
+    return this.#prepared.page(view, offset, limit, { keepAs: `exam|${exam.key}|${language ?? ''}|${discipline ?? ''}` })
   }
 
   question (year: string, index: string, query: QuestionQuery): PreparedBody {
     const yearNumber = parseYear(year)
     const indexNumber = Number(index)
     if (indexNumber < 1) throw new ApiError(422, `index must be at least 1, got ${indexNumber}`)
-    const exam = this.#examOfYear(yearNumber)
+    const exam = this.#examOf(yearNumber, query.application)
     const language = chooseLanguage(exam, query.language)
     const lookup = this.#catalog.findQuestion(exam, indexNumber, language)
     if (!lookup.found) {
@@ -54,13 +55,18 @@ export class ExamAnswers {
     return this.#prepared.question(lookup.question)
   }
 
-  #examOfYear (year: number): Exam {
-    const exam = this.#catalog.getExam(year)
-    if (exam === undefined) {
-      const years = this.#catalog.listExams().map((known) => known.summary.year).sort((a, b) => a - b)
+  /** The exam of a year and application: 404 for a year without exams, 422 for an application the year has no exam of. */
+  #examOf (year: number, requested: string | undefined): Exam {
+    // The parameter's grammar (APPLICATION_PATTERN) admits only the applications.
+    const application = (requested ?? DEFAULT_APPLICATION) as Application
+    const exam = this.#catalog.getExam(year, application)
+    if (exam !== undefined) return exam
+    const ofYear = this.#catalog.examsOfYear(year)
+    if (ofYear.length === 0) {
+      const years = [...new Set(this.#catalog.listExams().map((known) => known.summary.year))].sort((a, b) => a - b)
       throw new ApiError(404, `No exam for year ${year}; years available: ${years.join(', ')}`)
     }
-    return exam
+    throw new ApiError(422, `application ${describeValue(application)} is not an exam of ${year}: its applications are ${ofYear.map((known) => known.summary.application).join(', ')}`)
   }
 }
 

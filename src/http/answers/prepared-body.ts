@@ -3,6 +3,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
+import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -11,19 +12,28 @@ const MIN_COMPRESSIBLE_BYTES = 512
 
 /**
  * How hard to compress. Bodies prepared once for the life of the process get the best ratio;
- * bodies assembled per request (question pages) get a level that costs well under a millisecond.
+ * bodies kept in a cache (an exam's pages, a seeded draw asked twice) a level that costs a few
+ * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
+ * an unseeded draw, a multi-year export) must not cost more to compress than to make: its gzip is
+ * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
+ * what it offers first; brotli, which has no such assembly, at a low quality to a client that takes
+ * br but not gzip (the contract promises br when asked), unless the body says it never offers br
+ * (`brotli: false`: a multi-year export, megabytes).
  */
-export type CompressionEffort = 'max' | 'fast'
+export type CompressionEffort = 'max' | 'fast' | 'once'
 
-const BROTLI_QUALITY: Record<CompressionEffort, number> = { max: 11, fast: 5 }
-const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6 }
-
+export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 1 }
+const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
 /**
  * A response body serialized once, with its strong ETag and its compressed forms, each made on
  * first use and kept: the data never changes while the process runs.
  */
 export class PreparedBody {
-  readonly raw: Buffer
+  /** When made from parts (a multi-year export): the parts, until `raw` is first asked for. */
+  #rawParts: readonly Buffer[] | undefined
+  #raw: Buffer | undefined
+  /** Length of `raw`, known without joining its parts. */
+  readonly byteLength: number
   readonly etag: string
   readonly contentType: string
   /** Cache-Control of this body when it is not the endpoint's usual one (an unseeded random draw is never reused). */
@@ -31,8 +41,12 @@ export class PreparedBody {
   readonly #effort: CompressionEffort
   readonly #compress: boolean
   readonly #headers: Readonly<Record<string, string>>
+  readonly #gzipParts: (() => readonly DeflatedPart[]) | undefined
+  readonly #brotli: boolean
   #br: Buffer | undefined
   #gzip: Buffer | undefined
+  #gzipChunkList: readonly Buffer[] | undefined
+  #part: DeflatedPart | undefined
   // One field per answer, not a Map: a body is made for every first search, and most are answered once.
   #identityAnswer: PreparedAnswer | undefined
   #brAnswer: PreparedAnswer | undefined
@@ -42,15 +56,28 @@ export class PreparedBody {
   /**
    * `compress: false` for bytes that are compressed already (PNG, JPEG): another pass gains nothing.
    * `headers`: more headers of the 200 answers (a download's Content-Disposition).
+   * `gzipParts`: parts whose bytes, one after another, are `raw`: its gzip form is assembled from them.
+   * `brotli: false`: never answer br (a body made for one request too large to compress per request).
+   * `raw` may be given as parts, joined only when the bytes themselves are needed (a client that
+   * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
    */
-  constructor (raw: Buffer, options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string> } = {}) {
-    this.raw = raw
+  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean } = {}) {
+    if (Buffer.isBuffer(raw)) {
+      this.#raw = raw
+      this.byteLength = raw.length
+    } else {
+      if (options.etag === undefined) throw new Error('a PreparedBody made from parts needs its ETag')
+      this.#rawParts = raw
+      this.byteLength = raw.reduce((sum, part) => sum + part.length, 0)
+    }
     this.contentType = options.contentType ?? JSON_CONTENT_TYPE
     this.cacheControl = options.cacheControl
-    this.etag = options.etag ?? strongEtagOf(raw)
+    this.etag = options.etag ?? strongEtagOf(this.raw)
     this.#effort = options.effort ?? 'max'
     this.#compress = options.compress ?? true
     this.#headers = options.headers ?? {}
+    this.#gzipParts = options.gzipParts
+    this.#brotli = options.brotli ?? true
   }
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
@@ -58,8 +85,38 @@ export class PreparedBody {
     return new PreparedBody(Buffer.from(JSON.stringify(value)), { effort })
   }
 
+  /** The bytes of the body, uncompressed. */
+  get raw (): Buffer {
+    if (this.#raw === undefined) {
+      this.#raw = Buffer.concat(this.#rawParts!, this.byteLength)
+      this.#rawParts = undefined
+    }
+    return this.#raw
+  }
+
   get compressible (): boolean {
-    return this.#compress && this.raw.length >= MIN_COMPRESSIBLE_BYTES
+    return this.#compress && this.byteLength >= MIN_COMPRESSIBLE_BYTES
+  }
+
+  /** How this body is compressed: the effort it was made with. */
+  get effort (): CompressionEffort {
+    return this.#effort
+  }
+
+  /** The encoding this body answers with, by the client's Accept-Encoding (see CompressionEffort for a body made for one request). */
+  encodingFor (acceptEncoding: string | undefined): ContentEncoding {
+    if (!this.compressible) return 'identity'
+    if (this.#effort !== 'once' && this.#brotli) return negotiateEncoding(acceptEncoding)
+    if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
+    return (this.#brotli ? oneUseNegotiator : gzipOnlyNegotiator).negotiate(acceptEncoding) ?? 'identity'
+  }
+
+  /**
+   * This body compressed on its own as a part of a larger gzip body (a page, an export), made on
+   * first use and kept: a question is a part of every page that lists it.
+   */
+  get deflatedPart (): DeflatedPart {
+    return (this.#part ??= deflatePart(this.raw))
   }
 
   /** This body's answer in an encoding, or its 304; made on first use and kept. */
@@ -74,7 +131,13 @@ export class PreparedBody {
   }
 
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
-    return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.encoded(kind) })
+    // A gzip assembled from parts is sent as its chunks, never joined.
+    const payload = kind === 'gzip' && this.#gzipParts !== undefined ? this.#gzipChunks() : this.encoded(kind)
+    return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload })
+  }
+
+  #gzipChunks (): readonly Buffer[] {
+    return (this.#gzipChunkList ??= Object.freeze(gzipChunksOfParts(this.#gzipParts!())))
   }
 
   /**
@@ -101,7 +164,7 @@ export class PreparedBody {
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
+      this.#gzip ??= this.#gzipParts !== undefined ? Buffer.concat(this.#gzipChunks()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
       return this.#gzip
     }
     return this.raw
@@ -118,6 +181,9 @@ export function strongEtagOf (data: Buffer | string): string {
 }
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
+/** For a body made for one request: gzip first, its compression being a copy (see CompressionEffort). */
+const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'br', 'identity'] })
+const gzipOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
 
 /** The encoding to answer with, by the client's Accept-Encoding; identity when it names none we have. */
 export function negotiateEncoding (acceptEncoding: string | undefined): ContentEncoding {
@@ -140,8 +206,21 @@ export function etagMatches (ifNoneMatch: string | undefined, etag: string): boo
 export interface PreparedAnswer {
   readonly statusCode: 200 | 304
   readonly headers: Readonly<Record<string, string>>
-  /** Undefined for a 304. */
-  readonly payload: Buffer | undefined
+  /** Undefined for a 304; several buffers for a gzip assembled from parts, to be written one after another. */
+  readonly payload: Buffer | readonly Buffer[] | undefined
+}
+
+/** How many bytes a payload holds. */
+export function payloadLength (payload: Buffer | readonly Buffer[]): number {
+  if (Buffer.isBuffer(payload)) return payload.length
+  let length = 0
+  for (const chunk of payload) length += chunk.length
+  return length
+}
+
+/** A payload as one buffer, for the rare path that sends one (Fastify's reply): the fast path writes the chunks as they are. */
+export function joinedPayload (payload: Buffer | readonly Buffer[] | undefined): Buffer | undefined {
+  return payload === undefined || Buffer.isBuffer(payload) ? payload : Buffer.concat(payload)
 }
 
 /**
@@ -152,11 +231,11 @@ export interface PreparedAnswer {
  */
 export function preparedAnswer (body: PreparedBody, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
   if (etagMatches(ifNoneMatch, body.etag)) return body.answer('not-modified')
-  return body.answer(body.compressible ? negotiateEncoding(acceptEncoding) : 'identity')
+  return body.answer(body.encodingFor(acceptEncoding))
 }
 
 /** Sends a prepared body through Fastify (see preparedAnswer); the caller sets Cache-Control. */
 export function sendPrepared (request: FastifyRequest, reply: FastifyReply, body: PreparedBody): FastifyReply {
   const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
-  return reply.code(answer.statusCode).headers(answer.headers).send(answer.payload)
+  return reply.code(answer.statusCode).headers(answer.headers).send(joinedPayload(answer.payload))
 }

@@ -2,7 +2,8 @@ import { LRUCache } from 'lru-cache'
 import { BackgroundSteps } from '../../data/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
-import { PreparedBody, strongEtagOf } from './prepared-body.ts'
+import { storedPart, type DeflatedPart } from './deflated-parts.ts'
+import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024
@@ -96,7 +97,8 @@ export class PreparedCatalog {
    * One page of a list of questions (an exam's language view, or the matches of a search), as
    * `{ metadata, questions }`. Its pages are kept only under a name the caller gives the list
    * (`keepAs`), which must name that very list for as long as the process lives: a list made for
-   * one request, unnamed, leaves nothing behind.
+   * one request, unnamed, leaves nothing behind, and its page is compressed as a body made for one
+   * request (see CompressionEffort).
    */
   page (view: readonly Question[], offset: number, limit: number, { keepAs }: { keepAs?: string | undefined } = {}): PreparedBody {
     const key = keepAs === undefined ? undefined : `${keepAs}|${offset}|${limit}`
@@ -105,21 +107,25 @@ export class PreparedCatalog {
       if (cached !== undefined) return cached
     }
 
-    const items = view.slice(offset, offset + limit)
-    const total = view.length
-    // What JSON.stringify({ limit, offset, total, hasMore }) gives, for numbers and a boolean, without its generic walk.
-    const metadata = `{"limit":${limit},"offset":${offset},"total":${total},"hasMore":${offset + items.length < total}}`
-    const page = this.list(`{"metadata":${metadata},"questions":[`, items)
+    const page = this.pageOfItems(view.slice(offset, offset + limit), view.length, offset, limit, key === undefined ? 'once' : 'fast')
     if (key !== undefined) this.#pages.set(key, page)
     return page
+  }
+
+  /** A page whose items were cut from a list of `total` elsewhere (QuestionFinder.findPage); made for one request unless `effort` says it is kept. */
+  pageOfItems (items: readonly Question[], total: number, offset: number, limit: number, effort: CompressionEffort = 'once'): PreparedBody {
+    // What JSON.stringify({ limit, offset, total, hasMore }) gives, for numbers and a boolean, without its generic walk.
+    const metadata = `{"limit":${limit},"offset":${offset},"total":${total},"hasMore":${offset + items.length < total}}`
+    return this.list(`{"metadata":${metadata},"questions":[`, items, { effort })
   }
 
   /**
    * `head` + the questions' prepared bytes, comma-separated, + `]}`: a JSON object whose last
    * member is the array of the questions, never re-serialized. Its tag derives from the head and
-   * the questions' tags.
+   * the questions' tags. `effort` says whether it is kept (`fast`, the default) or made for one
+   * request (`once`): then its gzip form is assembled from each question's deflated part.
    */
-  list (head: string, items: readonly Question[], options: { cacheControl?: string } = {}): PreparedBody {
+  list (head: string, items: readonly Question[], options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
     // Plain loops: this runs for every page of every first search.
     const bodies: PreparedBody[] = []
     // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
@@ -133,7 +139,8 @@ export class PreparedCatalog {
     }
     // One buffer written in place: joining a list of parts with Buffer.concat made a buffer per part.
     const raw = Buffer.allocUnsafe(length)
-    let offset = raw.write(head)
+    const headLength = raw.write(head)
+    let offset = headLength
     for (let position = 0; position < bodies.length; position++) {
       if (position > 0) raw[offset++] = COMMA
       const body = bodies[position]!.raw
@@ -141,9 +148,22 @@ export class PreparedCatalog {
       offset += body.length
     }
     raw.set(CLOSE, offset)
-    return new PreparedBody(raw, { etag: strongEtagOf(tags), effort: 'fast', ...options })
+    // Asked for only when the client takes gzip: the head is the one part made here.
+    const gzipParts = (): DeflatedPart[] => {
+      const parts = [storedPart(raw.subarray(0, headLength))]
+      for (let position = 0; position < bodies.length; position++) {
+        if (position > 0) parts.push(COMMA_PART)
+        parts.push(bodies[position]!.deflatedPart)
+      }
+      parts.push(CLOSE_PART)
+      return parts
+    }
+    const effort = options.effort ?? 'fast'
+    return new PreparedBody(raw, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: effort === 'once' ? gzipParts : undefined })
   }
 }
 
 const COMMA = ','.charCodeAt(0)
 const CLOSE = Buffer.from(']}')
+const COMMA_PART = storedPart(Buffer.from(','))
+const CLOSE_PART = storedPart(CLOSE)

@@ -1,95 +1,168 @@
 import { LRUCache } from 'lru-cache'
-import type { Catalog } from '../../data/catalog.ts'
-import { PreparedBody } from './prepared-body.ts'
+import type { Catalog, Exam } from '../../data/catalog.ts'
+import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
+import { deflatePart, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 
-/** Multi-year exports kept; the whole dataset and single years are kept apart, for good. */
-const MULTI_YEAR_CACHE_BYTES = 64 * 1024 * 1024
+/**
+ * Exports of several exams kept (bytes counted as if both their raw and gzip forms were made); the
+ * whole dataset, each year and each exam are kept apart, for good. Exam combinations are many (2^15
+ * for 15 exams), so this keeps what is asked again, and what is not costs no more than a copy.
+ */
+export const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
 
+/** Which exams an export holds: those of the years and applications asked for (all when not asked). */
+export interface ExportSelection {
+  /** The years asked for (held, ascending), or undefined when `year` was not given. */
+  readonly years?: readonly number[] | undefined
+  /** The applications asked for, or undefined when `application` was not given. */
+  readonly applications?: ReadonlySet<Application> | undefined
+}
+
 /**
  * The JSONL export: every record as the single-question endpoint serves it (its very bytes, from
- * PreparedCatalog), one per line, by year ascending, then index, null-language record first.
- * Each body is assembled once, on first request (none on the start-up path), and kept with its
- * ETag and compressed forms; a multi-year body is the concatenation of its years' bodies, sent
- * uncompressed.
+ * PreparedCatalog), one per line, by year ascending, the regular exam before the second
+ * application, then index, null-language record first. Each body is assembled once, on first
+ * request (none on the start-up path), and kept with its ETag and compressed forms. Every body's
+ * gzip is assembled from its exams' deflated parts, each compressed once (./deflated-parts.ts). A
+ * body of several exams that is not a whole year is their bytes one after another, tagged by their
+ * tags, and compressed as a body made for one request: gzip from the exams' parts, never brotli (a
+ * client that takes br but not gzip gets it as it is).
  */
 export class PreparedExport {
-  readonly #catalog: Catalog
+  /** Every exam the catalog holds, in export order. */
+  readonly #exams: readonly Exam[]
   readonly #prepared: PreparedCatalog
   /** Every year the catalog holds, ascending. */
   readonly years: readonly number[]
-  /** Every line of every year, built on first use; each year's bytes are a view into it, not a copy. */
+  /** Every line of every exam, built on first use; each exam's bytes are a view into it, not a copy. */
   #allBytes: Buffer | undefined
-  readonly #yearBytes = new Map<number, Buffer>()
+  readonly #examBytes = new Map<Exam, Buffer>()
+  readonly #examParts = new Map<Exam, DeflatedPart>()
+  readonly #examTags = new Map<Exam, string>()
   readonly #single = new Map<string, PreparedBody>()
-  readonly #multi = new LRUCache<string, PreparedBody>({
-    maxSize: MULTI_YEAR_CACHE_BYTES,
-    sizeCalculation: (body) => body.raw.length * 2
-  })
+  readonly #multi: LRUCache<string, PreparedBody>
 
-  constructor (catalog: Catalog, prepared: PreparedCatalog) {
-    this.#catalog = catalog
+  /** `multiExamCacheBytes`: the bound of the several-exam exports kept (MULTI_EXAM_CACHE_BYTES unless a test sets its own). */
+  constructor (catalog: Catalog, prepared: PreparedCatalog, { multiExamCacheBytes = MULTI_EXAM_CACHE_BYTES }: { multiExamCacheBytes?: number } = {}) {
     this.#prepared = prepared
-    this.years = catalog.listExams().map((exam) => exam.summary.year).sort((a, b) => a - b)
+    this.#multi = new LRUCache<string, PreparedBody>({
+      maxSize: multiExamCacheBytes,
+      sizeCalculation: (body) => body.byteLength * 2
+    })
+    this.#exams = [...catalog.listExams()].sort((a, b) => a.summary.year - b.summary.year ||
+      APPLICATIONS.indexOf(a.summary.application) - APPLICATIONS.indexOf(b.summary.application))
+    this.years = [...new Set(this.#exams.map((exam) => exam.summary.year))]
   }
 
-  /** The export of these years (held by the catalog, ascending, no repeats); every year for the whole dataset. */
-  body (years: readonly number[]): PreparedBody {
-    const whole = years.length === this.years.length
-    const key = whole ? 'all' : years.join(',')
-    const kept = whole || years.length === 1 ? this.#single.get(key) : this.#multi.get(key)
+  /** Bytes the kept several-exam exports count for (each its raw length twice), at most the bound. */
+  get multiExamKeptBytes (): number {
+    return this.#multi.calculatedSize
+  }
+
+  /** The export of the exams a selection holds. */
+  body (selection: ExportSelection): PreparedBody {
+    const exams = this.#exams.filter((exam) => (selection.years?.includes(exam.summary.year) ?? true) &&
+      (selection.applications?.has(exam.summary.application) ?? true))
+    const whole = exams.length === this.#exams.length
+    const fileName = exportFileName(whole ? 'all' : exams.length === 0 ? [] : selection.years ?? 'all', whole ? undefined : selection.applications)
+    // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
+    const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
+    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, or every exam of one year.
+    const single = whole || exams.length === 1 || (exams.length > 0 && exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
+      exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)
+    const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
-    const raw = whole ? this.#all() : years.length === 1 ? this.#bytesOfYear(years[0]!) : Buffer.concat(years.map((year) => this.#bytesOfYear(year)))
-    const body = new PreparedBody(raw, {
+    const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
+    const gzipParts = () => exams.map((exam) => this.#partOf(exam))
+    if (single) {
+      const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
+      const body = new PreparedBody(raw, {
+        contentType: EXPORT_CONTENT_TYPE,
+        // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
+        effort: 'fast',
+        gzipParts,
+        headers
+      })
+      this.#single.set(key, body)
+      return body
+    }
+    // Equal tags must mean equal bytes: the exams' tags determine the body (hashing megabytes per request did not bound its cost).
+    const body = new PreparedBody(exams.map((exam) => this.#bytesOf(exam)), {
       contentType: EXPORT_CONTENT_TYPE,
-      // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
-      effort: 'fast',
-      // Even so, compressing a body is costly, so only bodies that are few (the whole dataset,
-      // each year) are compressed; a client cycling through year combinations could otherwise
-      // keep a core busy compressing.
-      compress: whole || years.length === 1,
-      headers: { 'content-disposition': `attachment; filename="${exportFileName(whole ? 'all' : years)}"` }
+      etag: strongEtagOf(exams.map((exam) => this.#tagOf(exam)).join('')),
+      effort: 'once',
+      gzipParts,
+      brotli: false,
+      headers
     })
-    if (whole || years.length === 1) this.#single.set(key, body)
-    else this.#multi.set(key, body)
+    this.#multi.set(key, body)
     return body
   }
 
-  #bytesOfYear (year: number): Buffer {
+  /** An exam's lines compressed on their own, once: a part of the gzip of every export that holds the exam. */
+  #partOf (exam: Exam): DeflatedPart {
+    let part = this.#examParts.get(exam)
+    if (part === undefined) {
+      part = deflatePart(this.#bytesOf(exam), LARGE_PART_LEVEL)
+      this.#examParts.set(exam, part)
+    }
+    return part
+  }
+
+  /** The tag of an exam's lines, hashed once. */
+  #tagOf (exam: Exam): string {
+    let tag = this.#examTags.get(exam)
+    if (tag === undefined) {
+      tag = strongEtagOf(this.#bytesOf(exam))
+      this.#examTags.set(exam, tag)
+    }
+    return tag
+  }
+
+  #bytesOf (exam: Exam): Buffer {
     this.#all()
-    return this.#yearBytes.get(year)!
+    return this.#examBytes.get(exam)!
   }
 
   #all (): Buffer {
     if (this.#allBytes === undefined) {
       const parts: Buffer[] = []
-      const ranges: Array<[number, number, number]> = []
+      const ranges: Array<[Exam, number, number]> = []
       let length = 0
-      for (const year of this.years) {
+      for (const exam of this.#exams) {
         const start = length
-        for (const question of this.#catalog.getExam(year)!.questions) {
+        for (const question of exam.questions) {
           const line = this.#prepared.question(question).raw
           parts.push(line, NEWLINE)
           length += line.length + 1
         }
-        ranges.push([year, start, length])
+        ranges.push([exam, start, length])
       }
       this.#allBytes = Buffer.concat(parts, length)
-      for (const [year, start, end] of ranges) this.#yearBytes.set(year, this.#allBytes.subarray(start, end))
+      for (const [exam, start, end] of ranges) this.#examBytes.set(exam, this.#allBytes.subarray(start, end))
     }
     return this.#allBytes
   }
 }
 
 /**
- * The download's file name.
+ * The download's file name: the years asked for, then the applications asked for when they are
+ * not all of them.
  * @example exportFileName('all') === 'enem-questions.jsonl'; exportFileName([2018, 2020]) === 'enem-questions-2018_2020.jsonl'
+ * @example exportFileName([2020], new Set(['ppl'])) === 'enem-questions-2020-ppl.jsonl'; exportFileName('all', new Set(['ppl'])) === 'enem-questions-ppl.jsonl'
  */
-export function exportFileName (years: readonly number[] | 'all'): string {
-  if (years === 'all') return 'enem-questions.jsonl'
-  return years.length === 0 ? 'enem-questions-none.jsonl' : `enem-questions-${years.join('_')}.jsonl`
+export function exportFileName (years: readonly number[] | 'all', applications?: ReadonlySet<Application>): string {
+  if (Array.isArray(years) && years.length === 0) return 'enem-questions-none.jsonl'
+  const parts = ['enem-questions']
+  if (years !== 'all') parts.push(years.join('_'))
+  if (applications !== undefined && APPLICATIONS.some((application) => !applications.has(application))) {
+    parts.push(APPLICATIONS.filter((application) => applications.has(application)).join('_'))
+  }
+  return `${parts.join('-')}.jsonl`
 }

@@ -3,11 +3,12 @@ import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder } from '../../data/question-finder.ts'
 import { filtersKey, type QuestionFilters } from '../../data/question-filters.ts'
+import type { Application } from '../../data/exam-key.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/random-draw.ts'
 import { ApiError } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, selectYears, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
-import type { PreparedBody } from './prepared-body.ts'
+import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
 import { RepeatFilter } from './repeat-filter.ts'
@@ -75,7 +76,13 @@ export class QuestionFinderAnswers {
   questions (query: FindQuestionsQuery): PreparedBody {
     const { limit, offset } = readPaging(query)
     const { filters, key } = this.#filtersOf(query)
-    const { matches, kept } = this.#matching(filters, key)
+    const seen = this.#repeats.seenBefore(`matches|${key}`)
+    if (!seen && filters.search !== undefined) {
+      // A search asked for the first time: only its page of matches is put in order, and its total counted.
+      const { total, items } = this.#finder.findPage(filters, offset, limit)
+      return this.#prepared.pageOfItems(items, total, offset, limit)
+    }
+    const { matches, kept } = this.#matching(filters, key, seen)
     // A search's pages are not kept, even when its list is: searches are many, and with their
     // pages churning the page cache V8's full collections came every second or so under a
     // stream of first searches and stalled them; without, none came (bench/results.md). Cutting
@@ -97,20 +104,23 @@ export class QuestionFinderAnswers {
     const drawKey = `${key}|${count}|${requestedSeed}`
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
-    const body = this.#draw(filters, key, count, requestedSeed)
-    if (this.#repeats.seenBefore(`random|${drawKey}`)) this.#draws.set(drawKey, body)
+    if (!this.#repeats.seenBefore(`random|${drawKey}`)) return this.#draw(filters, key, count, requestedSeed)
+    const body = this.#draw(filters, key, count, requestedSeed, { effort: 'fast' })
+    this.#draws.set(drawKey, body)
     return body
   }
 
-  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`. */
-  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
-    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), options)
+  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`; made for one request unless `effort` says it is kept. */
+  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
+    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'once', ...options })
   }
 
   /** GET /v1/export/questions.jsonl */
   exportQuestions (query: ExportQuery): PreparedBody {
-    const years = query.year === undefined ? this.#export.years : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
-    return this.#export.body(years)
+    const years = query.year === undefined ? undefined : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
+    // The grammar (APPLICATION_SELECTION_PATTERN) admits only the applications.
+    const applications = query.application === undefined ? undefined : new Set(query.application.split(',') as Application[])
+    return this.#export.body({ years, applications })
   }
 
   /**
@@ -123,12 +133,15 @@ export class QuestionFinderAnswers {
     return { filters, key: filtersKey(filters) }
   }
 
-  /** The records the filters select, and whether that list is kept (a list is known by its identity). */
-  #matching (filters: QuestionFilters, key: string): { matches: readonly Question[], kept: boolean } {
+  /**
+   * The records the filters select, and whether that list is kept (a list is known by its identity).
+   * `seen`: whether the repeat filter had seen this filter set before (asked by the caller that already did).
+   */
+  #matching (filters: QuestionFilters, key: string, seen = this.#repeats.seenBefore(`matches|${key}`)): { matches: readonly Question[], kept: boolean } {
     // Only a filter set asked for before can have a kept list: asking the repeat filter first spares
     // every first search a lookup in the cache. A list whose slot in the filter was since taken by
     // another key is found again from its next request on.
-    if (!this.#repeats.seenBefore(`matches|${key}`)) return { matches: this.#finder.find(filters), kept: false }
+    if (!seen) return { matches: this.#finder.find(filters), kept: false }
     let matches = this.#matches.get(key)
     if (matches === undefined) {
       matches = this.#finder.find(filters)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
-import { preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
+import { joinedPayload, preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { ApiError } from '../errors.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
@@ -40,7 +40,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
         const body = endpoint.answer(sources, {}, {}, request.body)
         // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says.
         const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
-        reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(answer.payload)
+        reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(joinedPayload(answer.payload))
       })
       continue
     }

@@ -25,13 +25,14 @@ const DISCIPLINES = [
 
 /** GET /v1/exams on the full dataset, trimmed to the two newest exams. */
 export const EXAM_LIST_EXAMPLE: ExamSummary[] = [
-  { title: 'ENEM 2023', year: 2023, disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] },
-  { title: 'ENEM 2022', year: 2022, disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] }
+  { title: 'ENEM 2023', year: 2023, application: 'regular', disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] },
+  { title: 'ENEM 2022', year: 2022, application: 'regular', disciplines: DISCIPLINES, languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }] }
 ]
 
 const EXAM_2020: ExamSummary = {
   title: 'ENEM 2020',
   year: 2020,
+  application: 'regular',
   disciplines: DISCIPLINES,
   languages: [{ label: 'Espanhol', value: 'espanhol' }, { label: 'Inglês', value: 'ingles' }]
 }
@@ -57,6 +58,7 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
   discipline: 'ciencias-natureza',
   language: null,
   year: 2020,
+  application: 'regular',
   context: 'Um microempresário do ramo de cosméticos utiliza óleos\u00a0essenciais e quer produzir um creme com fragrância de\u00a0rosas. O principal componente do óleo de rosas tem\u00a0cadeia poli-insaturada e hidroxila em carbono terminal.\u00a0O catálogo dos óleos essenciais apresenta, para escolha\u00a0da essência, estas estruturas químicas:\n\n![](https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png)',
   files: ['https://enem.dev/2020/questions/94/cd807044-741c-49d0-893a-9d11bfd1e72b.png'],
   correctAlternative: 'A',

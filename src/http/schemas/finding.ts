@@ -31,7 +31,8 @@ export const RandomQuestionsQuerySchema = Type.Object({
 })
 
 export const ExportQuerySchema = Type.Object({
-  year: filters.year
+  year: filters.year,
+  application: filters.application
 })
 
 export type FindQuestionsQuery = Type.Static<typeof FindQuestionsQuerySchema>

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { APPLICATIONS, DEFAULT_APPLICATION } from '../../data/exam-key.ts'
 
 /*
  * The parameter grammar of the contract. Values are validated as strings against these patterns
@@ -87,9 +88,28 @@ export const QuestionParamsSchema = Type.Object({
   index: integerParameter('Number of the question in the exam; at least 1', 'at least 1, a question of the exam (else 404)', ['1'])
 })
 
+/** One application: `regular` or `ppl`. */
+export const APPLICATION_PATTERN = `^(${APPLICATIONS.join('|')})$`
+export const APPLICATION_GRAMMAR = APPLICATIONS.join(' or ')
+
+/** Which exam of the year an exam endpoint answers about. */
+const applicationQuery = stringParameter({
+  pattern: APPLICATION_PATTERN,
+  maxLength: Math.max(...APPLICATIONS.map((application) => application.length)),
+  grammar: APPLICATION_GRAMMAR,
+  range: 'an application the year has an exam of (else 422)',
+  description: `Which exam of the year: \`regular\` or \`ppl\` (the second application, reaplicação/PPL). Default: ${DEFAULT_APPLICATION}; a year without an exam of that application is 422`,
+  examples: ['regular', 'ppl']
+})
+
+export const ExamQuerySchema = Type.Object({
+  application: Type.Optional(applicationQuery)
+})
+
 const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', 'a language the exam offers', ['ingles', 'espanhol'])
 
 export const QuestionListQuerySchema = Type.Object({
+  application: Type.Optional(applicationQuery),
   limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, `1 to ${LIMIT_MAX}`, ['10', '50'])),
   offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', 'at least 0', ['0', '10'])),
   language: Type.Optional(languageQuery),
@@ -97,10 +117,12 @@ export const QuestionListQuerySchema = Type.Object({
 })
 
 export const QuestionQuerySchema = Type.Object({
+  application: Type.Optional(applicationQuery),
   language: Type.Optional(languageQuery)
 })
 
 export type YearParams = Type.Static<typeof YearParamsSchema>
+export type ExamQuery = Type.Static<typeof ExamQuerySchema>
 export type QuestionParams = Type.Static<typeof QuestionParamsSchema>
 export type QuestionListQuery = Type.Static<typeof QuestionListQuerySchema>
 export type QuestionQuery = Type.Static<typeof QuestionQuerySchema>

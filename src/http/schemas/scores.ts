@@ -47,7 +47,7 @@ const LanguageField = Type.String({ minLength: 1, maxLength: 40, description: 'F
 
 export const PracticeRunSchema = Type.Object({
   year: Type.Integer({ minimum: 1, description: 'Year of an exam the service serves' }),
-  application: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Which application of that year: `regular` (the default; the only one served today)' })),
+  application: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Which application of that year: `regular` (the default) or `ppl` (the second application), an exam the service serves' })),
   language: Type.Optional(LanguageField),
   answers: Type.Record(Type.String({ pattern: INDEX_KEY.source }), LetterSchema, {
     additionalProperties: false,

@@ -5,7 +5,7 @@ import { clientAddress, type TrustProxy } from '../client-address.ts'
 import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
-import { preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
+import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RepeatFilter } from '../answers/repeat-filter.ts'
 import { accessLogEntry, nextRequestId } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
@@ -160,7 +160,7 @@ export class FastPath {
   #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ErrorAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {
     let statusCode: number
     let headers: ReadonlyArray<string | number>
-    let payload: Buffer | undefined
+    let payload: Buffer | readonly Buffer[] | undefined
     if (body instanceof ErrorAnswer) {
       ({ statusCode, headers, payload } = body)
     } else {
@@ -173,7 +173,14 @@ export class FastPath {
       headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
     }
     response.writeHead(statusCode, headers as Array<string | number>)
-    response.end(payload)
+    if (payload === undefined || Buffer.isBuffer(payload)) {
+      response.end(payload)
+    } else {
+      // A gzip assembled from parts: its chunks as they are, in one writev.
+      response.cork()
+      for (const chunk of payload) response.write(chunk)
+      response.end()
+    }
     if (this.#accessLog !== undefined) {
       this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client), 'request')
     }
@@ -210,7 +217,7 @@ export class FastPath {
     const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.
-    if (answer.payload !== undefined) list.push('content-length', answer.payload.length)
+    if (answer.payload !== undefined) list.push('content-length', payloadLength(answer.payload))
     if (this.#answersByUrl.has(url)) this.#headerLists.set(answer, list)
     return list
   }

@@ -104,7 +104,11 @@ test('values that do not exist are refused, naming the field', async () => {
     return result.field
   }
   assert.equal(field({ year: 1999, answers: {} }), 'year')
-  assert.equal(field({ year, application: 'ppl', answers: {} }), 'application')
+  // An application the year has no exam of (derived from the catalog), and one that is none.
+  const { catalog } = await scorerOf(FULL_DATA_DIR)
+  const withoutPpl = catalog.listExams().find((exam) => catalog.getExam(exam.summary.year, 'ppl') === undefined)!.summary.year
+  assert.equal(field({ year: withoutPpl, application: 'ppl', answers: {} }), 'application')
+  assert.equal(field({ year, application: 'second', answers: {} }), 'application')
   assert.equal(field({ year, answers: { 181: 'A' } }), 'answers')
   assert.equal(field({ year, answers: { 0: 'A' } }), 'answers')
   assert.equal(field({ year, language: 'frances', answers: {} }), 'language')

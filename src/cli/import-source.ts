@@ -1,0 +1,61 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { SOURCE_KINDS, type ConvertedExam, type SourceKind } from '../data/sources/converted-exam.ts'
+import { formatSummary } from '../data/sources/conversion-summary.ts'
+import { convertEnemDevPpl } from '../data/sources/enem-dev-ppl.ts'
+import { convertMaritaca } from '../data/sources/maritaca-2024.ts'
+import { writeConversion } from '../data/sources/write-conversion.ts'
+
+/**
+ * `npm run import-source -- <kind> <source-dir> <out-dir> [--inep DIR]`: converts a source of
+ * exams (../shared/sources/, each with its SOURCE.md) into a dataset folder the server serves
+ * beside the dataset, every record checked against INEP's item data (src/data/sources/).
+ */
+const REPO = fileURLToPath(new URL('../..', import.meta.url))
+const DEFAULT_INEP_DIR = path.resolve(REPO, '../shared/inep')
+
+const CONVERTERS: Record<SourceKind, (sourceDir: string, inepDir: string) => ConvertedExam[]> = {
+  'maritaca-2024': convertMaritaca,
+  'enem-dev-ppl': convertEnemDevPpl
+}
+
+const USAGE = `Usage: npm run import-source -- <kind> <source-dir> <out-dir> [--inep DIR]
+  kind        ${SOURCE_KINDS.join(' (../shared/sources/maritaca-enem-2024) | ')} (../shared/sources/enem-dev-second-applications)
+  source-dir  the source's folder
+  out-dir     where the converted dataset folder is written; must be absent or empty
+  --inep DIR  INEP's files: itens-prova/, gabaritos/, items/ (default ${DEFAULT_INEP_DIR})`
+
+let parsed: ReturnType<typeof parse>
+try {
+  parsed = parse()
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
+  process.exit(2)
+}
+if (parsed.values.help === true) {
+  process.stdout.write(`${USAGE}\n`)
+  process.exit(0)
+}
+const [kind, sourceDir, outDir] = parsed.positionals
+if (kind === undefined || sourceDir === undefined || outDir === undefined || parsed.positionals.length > 3) {
+  process.stderr.write(`Expected a kind, a source folder and an output folder\n${USAGE}\n`)
+  process.exit(2)
+}
+if (!(SOURCE_KINDS as readonly string[]).includes(kind)) {
+  process.stderr.write(`Unknown kind ${JSON.stringify(kind)}: expected ${SOURCE_KINDS.join(' or ')}\n${USAGE}\n`)
+  process.exit(2)
+}
+
+try {
+  const exams = CONVERTERS[kind as SourceKind](path.resolve(sourceDir), path.resolve(parsed.values.inep ?? DEFAULT_INEP_DIR))
+  writeConversion(path.resolve(outDir), exams, path.basename(path.resolve(sourceDir)))
+  process.stdout.write(`${formatSummary(exams)}\nWrote ${exams.length} exams to ${path.resolve(outDir)}\n`)
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`)
+  process.exit(1)
+}
+
+function parse () {
+  return parseArgs({ allowPositionals: true, options: { inep: { type: 'string' }, help: { type: 'boolean' } } })
+}

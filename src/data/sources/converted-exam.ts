@@ -1,0 +1,142 @@
+import { SOURCE_FILE_PREFIX } from '../check-dataset.ts'
+import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
+import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
+
+/*
+ * What converting a source (src/data/sources/) makes of one exam, before it is written
+ * (src/data/sources/write-conversion.ts): the records it keeps in our numbering, the records it
+ * leaves out and why, and the official table and correction rows that give every kept record
+ * INEP's item and key when the server applies the folder's own `official/`.
+ */
+
+/** The source kinds `npm run import-source` converts. */
+export const SOURCE_KINDS = ['maritaca-2024', 'enem-dev-ppl'] as const
+export type SourceKind = typeof SOURCE_KINDS[number]
+
+/** `regular` is the default application; `ppl` the second application (reaplicação/PPL). */
+export type Application = 'regular' | 'ppl'
+
+export interface ExamId {
+  readonly year: number
+  readonly application: Application
+}
+
+/** The exam's folder in a dataset: `2024` for a regular exam, `2012-ppl` for a second application. */
+export function examFolder ({ year, application }: ExamId): string {
+  return application === 'regular' ? String(year) : `${year}-${application}`
+}
+
+/** The exam's title: `ENEM 2024`, `ENEM PPL 2012`. */
+export function examTitle ({ year, application }: ExamId): string {
+  return application === 'regular' ? `ENEM ${year}` : `ENEM PPL ${year}`
+}
+
+/** A record's folder inside its exam's `questions/`: `95`, `1-ingles`. */
+export function questionFolder (index: number, language: string | null): string {
+  return language === null ? String(index) : `${index}-${language}`
+}
+
+/** The address a record gives a file it holds in its own question folder. */
+export function fileAddress (exam: ExamId, index: number, language: string | null, name: string): string {
+  return `${SOURCE_FILE_PREFIX}${examFolder(exam)}/questions/${questionFolder(index, language)}/${name}`
+}
+
+/** Why a source record is not written. */
+export const LEFT_OUT_REASONS = {
+  'invalid-record': 'the source record is not a question record',
+  duplicate: 'another source record stands at the same position',
+  'no-booklet': 'no booklet of its area agrees with the source',
+  'no-item': 'the booklet the source follows lists no item at its position',
+  'no-language': 'at a foreign-language position, and its language cannot be told',
+  'adapted-item': 'the booklets the source agrees with hold another item here in their adapted versions: the text may be the adapted item\'s',
+  'ambiguous-item': 'the booklets the source agrees with hold different items here',
+  order: 'its key disagrees with the booklet\'s item, as do its neighbours\': the source\'s order may differ from the booklet\'s here',
+  'not-in-target': 'its item is not in the booklet our numbering follows',
+  'no-key': 'the source gives no answer key',
+  'no-official-entry': 'the official table gives it no INEP item or key'
+} as const
+export type LeftOutReason = keyof typeof LEFT_OUT_REASONS
+
+/** A source record the conversion leaves out. */
+export interface LeftOut {
+  readonly kind: SourceKind
+  readonly exam: ExamId
+  /** Its position in the source's numbering. */
+  readonly index: number
+  readonly language: string | null
+  /** Where the source holds it (`2024.jsonl questao_115`, `2012-segunda-aplicacao/questions/146`). */
+  readonly source: string
+  readonly reason: LeftOutReason
+  /** The facts behind the reason (items, booklets, keys). */
+  readonly detail: string
+}
+
+/** A record the conversion writes. */
+export interface ConvertedRecord {
+  /** The record in our numbering; its file addresses point into its own question folder. */
+  readonly record: SourceQuestion
+  /** The files to copy into its question folder: file name → path of the source file. */
+  readonly files: ReadonlyMap<string, string>
+  /** Where the source holds it. */
+  readonly source: string
+  /** Its position in the source's numbering. */
+  readonly sourceIndex: number
+}
+
+/** Per area, the booklet the source was found to follow, for the summary. */
+export interface AreaBooklet {
+  readonly area: Area
+  /** The booklet taken, or null when none agrees well enough. */
+  readonly code: number | null
+  readonly colour: string
+  readonly agree: number
+  readonly compared: number
+  readonly sameOrder: readonly number[]
+  /** The booklet the records were renumbered to, when it is not `code` (2024: the blue one). */
+  readonly renumberedTo: number | null
+}
+
+export interface ConvertedExam {
+  readonly kind: SourceKind
+  readonly id: ExamId
+  /** Records the source holds for the exam. */
+  readonly sourceRecords: number
+  readonly records: readonly ConvertedRecord[]
+  readonly leftOut: readonly LeftOut[]
+  readonly booklets: readonly AreaBooklet[]
+  /** The official table of the exam, as the server reads it from the folder's `official/`. */
+  readonly table: OfficialYear
+  readonly corrections: readonly CorrectionRow[]
+  /** What the conversion noticed that changes no record (a file the source lacks). */
+  readonly warnings: readonly string[]
+}
+
+const DISCIPLINE_LABELS: Record<string, string> = {
+  'ciencias-humanas': 'Ciências Humanas e suas Tecnologias',
+  'ciencias-natureza': 'Ciências da Natureza e suas Tecnologias',
+  linguagens: 'Linguagens, Códigos e suas Tecnologias',
+  matematica: 'Matemática e suas Tecnologias'
+}
+const LANGUAGE_LABELS: Record<string, string> = { espanhol: 'Espanhol', ingles: 'Inglês' }
+
+/**
+ * The exams.json entry of a converted exam, as the dataset's: the four disciplines and the
+ * languages its records hold, in the dataset's order (alphabetical by slug).
+ */
+export function examSummary (exam: ConvertedExam): SourceExamSummary {
+  const languages = [...new Set(exam.records.map(({ record }) => record.language).filter((language) => language !== null))]
+    .filter((language) => language in LANGUAGE_LABELS).sort()
+  const disciplines: Option[] = Object.values(DISCIPLINE_OF_AREA).sort().map((value) => ({ label: DISCIPLINE_LABELS[value]!, value }))
+  return {
+    title: examTitle(exam.id),
+    year: exam.id.year,
+    disciplines,
+    languages: languages.map((value) => ({ label: LANGUAGE_LABELS[value]!, value })),
+    ...(exam.id.application === 'regular' ? {} : { application: exam.id.application })
+  }
+}
+
+/** The label the reports give an exam: `2024`, `2012-ppl`. */
+export function examLabel (id: ExamId): string {
+  return examFolder(id)
+}

@@ -1,0 +1,164 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { checkQuestion, SOURCE_FILE_PREFIX } from '../check-dataset.ts'
+import { matchBooklets } from '../official/booklet-match.ts'
+import { readItensProva, type YearItems } from '../official/itens-prova.ts'
+import { officialYearFromItems } from '../official/official-sources.ts'
+import type { SourceQuestion } from '../record-schemas.ts'
+import { placeRecords } from './booklet-placement.ts'
+import { fileAddress, examTitle, type AreaBooklet, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
+import { checkAgainstTable } from './official-check.ts'
+
+/*
+ * The `enem-dev-ppl` source (../shared/sources/enem-dev-second-applications, its SOURCE.md): the
+ * second applications 2011–2017 in our dataset's format, one `<year>-segunda-aplicacao/` folder
+ * each, never reviewed. Each area's booklet is found in INEP's ITENS_PROVA of the year among every
+ * booklet it lists (the second-application booklets are the ones that agree), the records keep
+ * their positions, and each is placed on its booklet's item (src/data/sources/booklet-placement.ts).
+ * File addresses are rewritten to the record's own folder of the converted exam: the source names
+ * some files under `questions/<n>/` while they sit in `questions/<n>-<language>/`.
+ */
+
+const KIND = 'enem-dev-ppl'
+const EXAM_FOLDER = /^(\d{4})-segunda-aplicacao$/
+
+/** Every second application of the source, oldest first. */
+export function convertEnemDevPpl (sourceDir: string, inepDir: string): ConvertedExam[] {
+  const folders = readdirSync(sourceDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && EXAM_FOLDER.test(entry.name))
+    .map((entry) => entry.name).sort()
+  if (folders.length === 0) throw new Error(`${sourceDir} holds no <year>-segunda-aplicacao folder`)
+  return folders.map((folder) => {
+    const year = Number(EXAM_FOLDER.exec(folder)![1])
+    return convertExam(sourceDir, folder, readItensProva(inepDir, year))
+  })
+}
+
+interface SourceRecord {
+  readonly folder: string
+  readonly source: string
+  readonly record: SourceQuestion
+}
+
+/** One `<year>-segunda-aplicacao/` folder, checked against the year's item data. */
+export function convertExam (sourceDir: string, folder: string, items: YearItems): ConvertedExam {
+  const id: ExamId = { year: items.year, application: 'ppl' }
+  const leftOut: LeftOut[] = []
+  const leave = (source: string, index: number, language: string | null, reason: LeftOut['reason'], detail: string) =>
+    leftOut.push({ kind: KIND, exam: id, index, language, source, reason, detail })
+
+  const questionsDir = path.join(sourceDir, folder, 'questions')
+  const questionFolders = readdirSync(questionsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : a > b ? 1 : 0))
+  const readable: SourceRecord[] = []
+  const taken = new Map<string, string>()
+  for (const questionFolder of questionFolders) {
+    const source = `${folder}/questions/${questionFolder}`
+    const index = Number.parseInt(questionFolder, 10)
+    let value: unknown
+    try {
+      value = JSON.parse(readFileSync(path.join(questionsDir, questionFolder, 'details.json'), 'utf8'))
+    } catch (error) {
+      leave(source, index, null, 'invalid-record', (error as Error).message)
+      continue
+    }
+    if (!checkQuestion.Check(value)) {
+      const [first] = checkQuestion.Errors(value)
+      leave(source, index, null, 'invalid-record', first === undefined ? 'not a question record' : `${first.instancePath} ${first.message}`)
+      continue
+    }
+    if (value.year !== items.year) {
+      leave(source, value.index, value.language, 'invalid-record', `it says year ${value.year}`)
+      continue
+    }
+    const position = `${value.index}|${value.language ?? ''}`
+    const other = taken.get(position)
+    if (other !== undefined) {
+      leave(source, value.index, value.language, 'duplicate', `${other} holds index ${value.index}${value.language === null ? '' : ` ${value.language}`} too`)
+      continue
+    }
+    taken.set(position, source)
+    readable.push({ folder: questionFolder, source, record: value })
+  }
+
+  const keys = readable.map(({ record }) => ({ index: record.index, language: record.language, key: record.correctAlternative }))
+  const matches = matchBooklets(items, keys)
+  const placements = placeRecords(items.year, matches, keys)
+  const warnings: string[] = []
+  const candidates: ConvertedRecord[] = []
+  readable.forEach((entry, at) => {
+    const placement = placements[at]!
+    if (!placement.placed) {
+      leave(entry.source, entry.record.index, entry.record.language, placement.reason, placement.detail)
+      return
+    }
+    candidates.push(rewriteRecord(sourceDir, folder, id, entry, warnings))
+  })
+
+  const table = officialYearFromItems(items, candidates.map(({ record }) => record))
+  const checked = checkAgainstTable(KIND, id, table, candidates)
+  const booklets: AreaBooklet[] = matches.map((match) => ({
+    area: match.area,
+    code: match.booklet?.code ?? null,
+    colour: match.agreement?.colour ?? '',
+    agree: match.agreement?.agree ?? 0,
+    compared: match.agreement?.compared ?? 0,
+    sameOrder: match.sameOrder,
+    renumberedTo: null
+  }))
+  return {
+    kind: KIND,
+    id,
+    sourceRecords: questionFolders.length,
+    records: checked.records,
+    leftOut: [...leftOut, ...checked.leftOut],
+    booklets,
+    table,
+    corrections: checked.corrections,
+    warnings
+  }
+}
+
+/**
+ * The record with the converted exam's title and every file address pointing into its own
+ * question folder, and the files to copy there: each found where the address says, else in the
+ * record's own source folder; one found in neither is a warning (the address stays, pointing at
+ * no file, as the data check then reports).
+ */
+function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder: ownFolder, source, record }: SourceRecord, warnings: string[]): ConvertedRecord {
+  const sourcePrefix = new RegExp(`${escapeRegExp(`${SOURCE_FILE_PREFIX}${folder}/questions/`)}[^/\\s)"'<>\\]]+/`, 'g')
+  const ownPrefix = fileAddress(id, record.index, record.language, '')
+  const files = new Map<string, string>()
+  const rewrite = (text: string): string => {
+    for (const match of text.matchAll(new RegExp(`${sourcePrefix.source}([^\\s)"'<>\\]]+)`, 'g'))) {
+      const name = match[1]!
+      const relative = match[0].slice(SOURCE_FILE_PREFIX.length)
+      const found = [path.join(sourceDir, relative), path.join(sourceDir, folder, 'questions', ownFolder, name)].find((candidate) => existsSync(candidate))
+      if (found !== undefined) files.set(name, found)
+      else if (!warnings.some((warning) => warning.startsWith(`${source}: `) && warning.includes(name))) warnings.push(`${source}: ${match[0]} has no file in the source`)
+    }
+    return text.replace(sourcePrefix, ownPrefix)
+  }
+  const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
+  return {
+    record: {
+      title: `Questão ${record.index} - ${examTitle(id)}`,
+      index: record.index,
+      discipline: record.discipline,
+      language: record.language,
+      year: record.year,
+      context: rewriteNullable(record.context),
+      files: record.files.map(rewrite),
+      correctAlternative: record.correctAlternative,
+      alternativesIntroduction: rewriteNullable(record.alternativesIntroduction),
+      alternatives: record.alternatives.map((alternative) => ({ ...alternative, text: rewriteNullable(alternative.text), file: rewriteNullable(alternative.file) }))
+    },
+    files,
+    source,
+    sourceIndex: record.index
+  }
+}
+
+function escapeRegExp (text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,53 @@
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { compareRows } from '../official/corrections.ts'
+import { formatTable } from '../official/official-sources.ts'
+import { DATASET_OFFICIAL_FOLDER, type CorrectionsFile } from '../official/official-table.ts'
+import type { QuestionSummary } from '../record-schemas.ts'
+import { examFolder, examSummary, questionFolder, type ConvertedExam } from './converted-exam.ts'
+
+/*
+ * Writes converted exams as a dataset folder the server reads beside the dataset: `exams.json`,
+ * one folder per exam (`2024/`, `2012-ppl/`) in the dataset's layout with the files the records
+ * name, and `official/` holding each exam's official table (`2024.json`, `2012-ppl.json`, the
+ * latter saying `"application": "ppl"` after its year) and the correction rows of every exam (a second
+ * application's saying `"application": "ppl"` too). Records are
+ * written as the source holds them, in our numbering: the server corrects them through `official/`.
+ */
+
+/** Writes `exams` into `outDir`, which must be absent or empty (nothing is overwritten). `dataset` names the source in corrections.json. */
+export function writeConversion (outDir: string, exams: readonly ConvertedExam[], dataset: string): void {
+  let existing: string[] = []
+  try {
+    existing = readdirSync(outDir)
+  } catch {}
+  if (existing.length > 0) throw new Error(`${outDir} is not empty: convert into a new folder`)
+  mkdirSync(path.join(outDir, DATASET_OFFICIAL_FOLDER), { recursive: true })
+
+  const ordered = [...exams].sort((a, b) => b.id.year - a.id.year || Number(a.id.application === 'ppl') - Number(b.id.application === 'ppl'))
+  writeJson(path.join(outDir, 'exams.json'), ordered.map(examSummary))
+  for (const exam of ordered) {
+    const folder = path.join(outDir, examFolder(exam.id))
+    const records = [...exam.records].sort((a, b) => a.record.index - b.record.index || (a.record.language ?? '').localeCompare(b.record.language ?? ''))
+    const questions: QuestionSummary[] = records.map(({ record }) => ({ title: record.title, index: record.index, discipline: record.discipline, language: record.language }))
+    writeJson(path.join(folder, 'details.json'), { ...examSummary(exam), questions })
+    for (const { record, files } of records) {
+      const recordDir = path.join(folder, 'questions', questionFolder(record.index, record.language))
+      mkdirSync(recordDir, { recursive: true })
+      writeJson(path.join(recordDir, 'details.json'), record)
+      for (const [name, from] of files) copyFileSync(from, path.join(recordDir, name))
+    }
+    const { year, ...facts } = exam.table
+    const table = exam.id.application === 'regular' ? exam.table : { year, application: exam.id.application, ...facts }
+    writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, `${examFolder(exam.id)}.json`), formatTable(table))
+  }
+  // A second application's rows say so, as its table does: the server reads the rows of each application apart.
+  const rows = ordered.flatMap((exam) => exam.corrections.map(({ year, ...row }) => (exam.id.application === 'regular' ? { year, ...row } : { year, application: exam.id.application, ...row })))
+  const corrections: CorrectionsFile = { dataset, rows: rows.sort(compareRows) }
+  writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, 'corrections.json'), formatTable(corrections))
+}
+
+function writeJson (file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`)
+}

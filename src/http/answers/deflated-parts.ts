@@ -1,0 +1,131 @@
+import { constants as zlibConstants, crc32, deflateRawSync } from 'node:zlib'
+
+/*
+ * A gzip body assembled from parts compressed beforehand, so that an answer made for one request
+ * (a search page, a random draw, a multi-year export) is compressed at the cost of a copy, not of
+ * a compression pass over its bytes.
+ *
+ * Each part is raw deflate data that ends on a byte boundary without a final block (a sync flush)
+ * and refers to nothing before its own start, so parts placed one after another are one valid
+ * deflate stream (RFC 1951: back-references only reach into the window, and every block is
+ * decoded on its own). A gzip member (RFC 1952) is that stream between a fixed header and a
+ * trailer of the CRC-32 and the length of what it inflates to; the CRC-32 of the whole follows
+ * from each part's own (zlib's crc32_combine), without reading the bytes again.
+ */
+
+/** Raw deflate data of some bytes, and what the gzip trailer needs of them. */
+export interface DeflatedPart {
+  readonly deflated: Buffer
+  /** CRC-32 of the bytes it inflates to. */
+  readonly crc: number
+  /** How many bytes it inflates to. */
+  readonly length: number
+  /** x^(8 * length) modulo the CRC-32 polynomial: what combining a CRC with this part's multiplies it by. */
+  readonly shift: number
+}
+
+/** Deflate level of parts: they are made once and kept, so the best ratio (megabytes of a year's export: a faster one). */
+const PART_LEVEL = 9
+export const LARGE_PART_LEVEL = 6
+/** The longest stored block (RFC 1951, 3.2.4). */
+const STORED_BLOCK_MAX = 0xffff
+
+/** Bytes compressed on their own: made once per part and kept by its owner. */
+export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
+  const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+}
+
+/**
+ * Bytes as stored (uncompressed) deflate blocks: for the few bytes of a part made per request (a
+ * page's metadata), where compressing would cost more than it saves.
+ */
+export function storedPart (raw: Buffer): DeflatedPart {
+  const blocks = Math.max(1, Math.ceil(raw.length / STORED_BLOCK_MAX))
+  const deflated = Buffer.allocUnsafe(raw.length + blocks * 5)
+  let at = 0
+  for (let start = 0; start === 0 || start < raw.length; start += STORED_BLOCK_MAX) {
+    const length = Math.min(STORED_BLOCK_MAX, raw.length - start)
+    // BFINAL 0, BTYPE 00 (stored), padded to the byte; then LEN and its complement NLEN, little-endian.
+    deflated[at++] = 0
+    deflated.writeUInt16LE(length, at)
+    deflated.writeUInt16LE(~length & 0xffff, at + 2)
+    at += 4
+    raw.copy(deflated, at, start, start + length)
+    at += length
+  }
+  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+}
+
+/** gzip header: magic, deflate, no flags, no time, no extra flags, unknown OS. */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
+/** An empty final stored block: ends the deflate stream after the parts. */
+const FINAL_BLOCK = Buffer.from([1, 0, 0, 0xff, 0xff])
+
+/**
+ * One gzip member whose content is the parts' bytes one after another, as the buffers to send one
+ * after another: the parts' own buffers between a header and a trailer, nothing copied (joining
+ * them was a fresh megabyte per multi-year export, most of its cost: bench/results.md).
+ * @example gunzipSync(Buffer.concat(gzipChunksOfParts([deflatePart(a), storedPart(b)]))) equals Buffer.concat([a, b])
+ */
+export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
+  const chunks: Buffer[] = [GZIP_HEADER]
+  let crc = 0
+  let length = 0
+  for (const part of parts) {
+    chunks.push(part.deflated)
+    crc = (multiplyModP(part.shift, crc) ^ part.crc) >>> 0
+    length += part.length
+  }
+  const trailer = Buffer.allocUnsafe(FINAL_BLOCK.length + 8)
+  FINAL_BLOCK.copy(trailer, 0)
+  trailer.writeUInt32LE(crc, FINAL_BLOCK.length)
+  // ISIZE is the length modulo 2^32.
+  trailer.writeUInt32LE(length % 0x1_0000_0000, FINAL_BLOCK.length + 4)
+  chunks.push(trailer)
+  return chunks
+}
+
+/** The same gzip member in one buffer. */
+export function gzipOfParts (parts: readonly DeflatedPart[]): Buffer {
+  return Buffer.concat(gzipChunksOfParts(parts))
+}
+
+/*
+ * CRC-32 arithmetic, as zlib's crc32.c does it (multmodp, x2nmodp): polynomials over GF(2) in
+ * reflected bit order, so x^0 is the top bit.
+ */
+const POLY = 0xedb88320
+const X0 = 0x80000000
+
+/** a * b modulo the CRC-32 polynomial. */
+function multiplyModP (a: number, b: number): number {
+  let m = X0
+  let product = 0
+  for (;;) {
+    if ((a & m) !== 0) {
+      product ^= b
+      if ((a & (m - 1)) === 0) break
+    }
+    m >>>= 1
+    b = (b & 1) !== 0 ? (b >>> 1) ^ POLY : b >>> 1
+  }
+  return product >>> 0
+}
+
+/** x^(2^k) modulo the polynomial, for k in 0..31. */
+const X2N: number[] = []
+for (let k = 0, p = X0 >>> 1; k < 32; k++) {
+  X2N.push(p)
+  p = multiplyModP(p, p)
+}
+
+/** x^(8 * bytes) modulo the polynomial: combining a CRC with that of `bytes` more bytes multiplies it by this. */
+export function crcShift (bytes: number): number {
+  let p = X0
+  // 8 * bytes as a bit count: its binary digits name which powers x^(2^k) multiply in; k starts at 3.
+  for (let n = bytes, k = 3; n > 0; n = Math.floor(n / 2), k++) {
+    if (n % 2 === 1) p = multiplyModP(X2N[k % 32]!, p)
+  }
+  return p
+}

@@ -1,0 +1,112 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { CorrectionLedger } from '../../../src/data/official/corrections.ts'
+import { officialTable, type CorrectionsFile, type OfficialYear } from '../../../src/data/official/official-table.ts'
+import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
+import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'
+import { writeConversion } from '../../../src/data/sources/write-conversion.ts'
+import { writeItensProva, type FixtureBooklet } from './itens-prova-fixture.ts'
+
+/*
+ * The enem-dev-ppl conversion on a fixture made for it (test/data/sources/enem-dev-second-applications/:
+ * an invented 2012 second application in our dataset's format, CH 1–2 and MT 136–151, plus an
+ * invalid record and a second record at 151) and item files described below: a second-application
+ * mathematics booklet that agrees with the records but at one isolated position and at two
+ * adjacent ones, and a regular booklet that does not agree.
+ */
+
+const FIXTURE = fileURLToPath(new URL('./enem-dev-second-applications', import.meta.url))
+const QUESTIONS = path.join(FIXTURE, '2012-segunda-aplicacao', 'questions')
+const LETTERS = ['A', 'B', 'C', 'D', 'E']
+const sourceRecords = readdirSync(QUESTIONS).map((folder) => ({ folder, value: JSON.parse(readFileSync(path.join(QUESTIONS, folder, 'details.json'), 'utf8')) as SourceQuestion }))
+const keyAt = (index: number) => sourceRecords.find(({ folder }) => folder === String(index))?.value.correctAlternative ?? LETTERS[index % 5]!
+const otherKey = (key: string) => LETTERS[(LETTERS.indexOf(key) + 1) % 5]!
+
+/** INEP's key differs at 140 alone (neighbours agree), and at 145 and 146 together. */
+const ISOLATED = 140
+const RUN = [145, 146]
+
+const BOOKLETS: FixtureBooklet[] = [
+  { code: 131, area: 'MT', colour: 'AZUL', first: 136, slots: Array.from({ length: 45 }, (_, at) => [{ item: 7001 + at, key: otherKey(keyAt(136 + at)) }]) },
+  { code: 154, area: 'CH', colour: 'BRANCA', first: 1, slots: Array.from({ length: 45 }, (_, at) => [{ item: 8001 + at, key: keyAt(1 + at) }]) },
+  {
+    code: 156,
+    area: 'MT',
+    colour: 'CINZA',
+    first: 136,
+    slots: Array.from({ length: 45 }, (_, at) => {
+      const index = 136 + at
+      return [{ item: 6001 + at, key: index === ISOLATED || RUN.includes(index) ? otherKey(keyAt(index)) : keyAt(index) }]
+    })
+  }
+]
+const itemAt = (index: number) => BOOKLETS[2]!.slots[index - 136]![0]!
+
+function convertFixture (t: { after: (fn: () => void) => void }) {
+  const inep = mkdtempSync(path.join(tmpdir(), 'ppl-inep-'))
+  t.after(() => rmSync(inep, { recursive: true, force: true }))
+  writeItensProva(inep, 2012, BOOKLETS)
+  const [exam] = convertEnemDevPpl(FIXTURE, inep)
+  return exam!
+}
+
+test('each area is matched to the booklet its keys follow among every booklet of the year; records keep their positions and get the exam\'s title', (t) => {
+  const exam = convertFixture(t)
+  assert.deepEqual(exam.id, { year: 2012, application: 'ppl' })
+  assert.deepEqual(exam.booklets.map((booklet) => [booklet.area, booklet.code]), [['CH', null], ['CN', null], ['LC', null], ['MT', 156]])
+  const kept = sourceRecords.filter(({ folder, value }) => folder === String(value.index) && Array.isArray(value.alternatives) && value.index >= 136 && !RUN.includes(value.index))
+  assert.deepEqual(exam.records.map(({ record }) => [record.index, record.title]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    kept.map(({ value }) => [value.index, `Questão ${value.index} - ENEM PPL 2012`]).sort((a, b) => Number(a[0]) - Number(b[0])))
+})
+
+test('a key that differs between agreeing neighbours is kept and corrected by one row; a run of differing keys is left out, as are records of an area no booklet agrees with, an invalid record and a second record at one position', (t) => {
+  const exam = convertFixture(t)
+  assert.deepEqual(exam.leftOut.map(({ index, reason }) => [index, reason]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    [[1, 'no-booklet'], [2, 'no-booklet'], [145, 'order'], [146, 'order'], [151, 'duplicate'], [152, 'invalid-record']])
+  const wrongDiscipline = sourceRecords.filter(({ value }) => value.index >= 136 && value.discipline !== 'matematica').map(({ value }) => value.index)
+  assert.deepEqual(exam.corrections.map(({ index, field, inDataset, served }) => [index, field, inDataset, served]), [
+    ...wrongDiscipline.map((index) => [index, 'discipline', 'ciencias-humanas', 'matematica']),
+    [ISOLATED, 'correctAlternative', keyAt(ISOLATED), itemAt(ISOLATED).key]
+  ])
+})
+
+test('file addresses point into the record\'s own folder of the converted exam, the file found where the address says or in the record\'s folder; a file the source lacks is a warning', (t) => {
+  const exam = convertFixture(t)
+  const byIndex = new Map(exam.records.map((converted) => [converted.record.index, converted]))
+  const moved = byIndex.get(138)!
+  assert.deepEqual(moved.record.files, ['https://enem.dev/2012-ppl/questions/138/grafico.png'])
+  assert.equal(moved.record.context, 'Observe o gráfico.\n\n![](https://enem.dev/2012-ppl/questions/138/grafico.png)')
+  assert.deepEqual([...moved.files], [['grafico.png', path.join(QUESTIONS, '138', 'grafico.png')]])
+  assert.deepEqual(byIndex.get(139)!.record.files, ['https://enem.dev/2012-ppl/questions/139/perdida.png'])
+  assert.equal(exam.warnings.length, 1)
+  assert.match(exam.warnings[0]!, /perdida\.png has no file in the source/)
+})
+
+test('the written folder holds the exam as 2012-ppl with its official table and correction rows (each saying application ppl) that give every record INEP\'s item and key', (t) => {
+  const exam = convertFixture(t)
+  const out = mkdtempSync(path.join(tmpdir(), 'ppl-out-'))
+  t.after(() => rmSync(out, { recursive: true, force: true }))
+  writeConversion(out, [exam], 'enem-dev-second-applications')
+  const [entry] = JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ title: string, year: number, application?: string }>
+  assert.deepEqual([entry!.title, entry!.year, entry!.application], ['ENEM PPL 2012', 2012, 'ppl'])
+  assert.ok(existsSync(path.join(out, '2012-ppl', 'questions', '138', 'grafico.png')))
+  const tableText = readFileSync(path.join(out, 'official', '2012-ppl.json'), 'utf8')
+  assert.match(tableText, /^\{\n {2}"year": 2012,\n {2}"application": "ppl",/)
+  const table = JSON.parse(tableText) as OfficialYear
+  const corrections = JSON.parse(readFileSync(path.join(out, 'official', 'corrections.json'), 'utf8')) as CorrectionsFile
+  assert.deepEqual(corrections.rows.map((row) => (row as { application?: string }).application), exam.corrections.map(() => 'ppl'))
+  const ledger = new CorrectionLedger(officialTable('', [table], corrections.rows))
+  const written = readdirSync(path.join(out, '2012-ppl', 'questions'))
+  assert.equal(written.length, exam.records.length)
+  for (const folder of written) {
+    const record = JSON.parse(readFileSync(path.join(out, '2012-ppl', 'questions', folder, 'details.json'), 'utf8')) as SourceQuestion
+    const served = ledger.correct(record, folder)
+    const item = itemAt(record.index)
+    assert.deepEqual([served.inep?.item, served.inep?.key, served.correctAlternative, served.discipline], [item.item, item.key, item.key, 'matematica'], folder)
+  }
+  assert.deepEqual(ledger.skipped, [])
+})

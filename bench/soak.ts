@@ -6,8 +6,13 @@
  *   3. slowhttptest's slow-headers attack (slowloris), with the same probe,
  *   4. the costliest finding requests, each a first request, from 4 connections, while a normal
  *      client (1 connection) measures its p50/p99, alone and meanwhile (bench/soak-costly.ts),
- *   5. wrk with SIGTERM sent midway (the drain on shutdown: wrk counts the resets),
- * and prints each phase's figures and the server's memory and open descriptors after it.
+ *   5. one address holding every connection it can, polling /healthz, while another address's
+ *      requests are counted, answered or failed (bench/soak-slot-holder.ts),
+ *   6. wrk with SIGTERM sent midway (the drain on shutdown: wrk counts the resets),
+ * and prints each phase's figures and the server's memory and open descriptors after it. The
+ * probes of phases 2 and 3 reach the server from 127.0.0.4 (through a forwarder): coming from the
+ * attacker's address, they would meet its connection cap (MAX_CONNECTIONS_PER_CLIENT), not the
+ * server's answer to another client.
  * Needs wrk and slowhttptest (Debian packages of those names). About two minutes.
  *
  *   npm run soak
@@ -22,6 +27,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { costlyPhase } from './soak-costly.ts'
+import { forwardFrom, slotHolderPhase } from './soak-slot-holder.ts'
+import { loadConfig } from '../src/config.ts'
 import { startCommand } from './start-command.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -129,17 +136,25 @@ try {
     // server closed until it has read what the kernel still had for it.
     const held: number[] = []
     const sampler = setInterval(() => { readdir(`/proc/${server.pid}/fd`).then((fds) => held.push(fds.length), () => {}) }, 1_000)
-    const [attack, probe] = await Promise.all([slowhttptest(mode, port, SECONDS + 5, workDir), sleep(3_000).then(() => wrk(port, 8, SECONDS))])
+    const probeForwarder = await forwardFrom('127.0.0.4', port)
+    const [attack, probe] = await Promise.all([slowhttptest(mode, port, SECONDS + 5, workDir), sleep(3_000).then(() => wrk(probeForwarder.port, 8, SECONDS))])
+    probeForwarder.close()
     clearInterval(sampler)
     console.log(`\n${mode === '-X' ? 2 : 3}. slowhttptest ${name}, 1,000 connections: ${attack}`)
     console.log(`   server's open descriptors each second: ${held.join(' ')}`)
-    console.log(`   meanwhile wrk, 8 connections: ${wrkSummary(probe)}`)
+    console.log(`   meanwhile wrk, 8 connections from another address: ${wrkSummary(probe)}`)
     await sleep(1_000)
     console.log(`   ${await serverState(server.pid!)}`)
   }
 
   console.log('\n4. costly requests from a few connections, a normal client measured meanwhile:')
   for (const line of await costlyPhase(port, SECONDS, workDir, '/v1/exams/2020/questions/1')) console.log(`   ${line}`)
+  console.log(`   ${await serverState(server.pid!)}`)
+
+  const { max: maxConnections, maxPerClient } = loadConfig(process.env).connections
+  console.log(`\n5. one address holding every connection it can (MAX_CONNECTIONS ${maxConnections}, per client ${maxPerClient}), another address meanwhile:`)
+  for (const line of await slotHolderPhase(port, SECONDS, maxConnections, TARGET)) console.log(`   ${line}`)
+  await sleep(1_000)
   console.log(`   ${await serverState(server.pid!)}`)
 
   // Long enough to span the drain delay (SHUTDOWN_DRAIN_DELAY, 5 s by default) and the close after it.
@@ -149,7 +164,7 @@ try {
   server.kill('SIGTERM')
   const code = await exited
   const exitMs = Date.now() - signalledAt
-  console.log(`\n5. SIGTERM under wrk (64 connections): exit code ${code} after ${exitMs} ms`)
+  console.log(`\n6. SIGTERM under wrk (64 connections): exit code ${code} after ${exitMs} ms`)
   console.log(`   wrk: ${wrkSummary(await load)}`)
   console.log('   (wrk ignores /readyz: once the listener has closed, its refused reconnections count as write errors, and a' +
     ' connection the kernel had queued but the server never accepted is reset: read errors)')

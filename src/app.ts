@@ -13,6 +13,7 @@ import { requestLogging } from './http/plugins/request-logging.ts'
 import { logsRequests, nextRequestId } from './http/access-log.ts'
 import { installGracefulClose } from './http/server/graceful-close.ts'
 import { installRequestLimits } from './http/server/request-limits.ts'
+import { guardConnections } from './http/server/connection-guard.ts'
 import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/server/http-server-options.ts'
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
 import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
@@ -111,7 +112,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
   await fastify.register(requestLogging)
-  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, connections: config.connections })
+  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
+  guardConnections(fastify.server, config.connections, trustProxyFunction(config.trustProxy))
   installGracefulClose(fastify)
   installRequestGuard(fastify)
   // Callback-style hooks on the hot path: an async hook costs a promise and a microtask per answer.

@@ -38,7 +38,12 @@ export interface Config {
   connections: {
     /** Connections past this many are closed as they arrive. */
     max: number
-    /** A connection whose answer has sent nothing for this long is dropped. */
+    /**
+     * Connections one client address (IPv6: one /64) holds at once; past it, its new ones are
+     * closed as they arrive. A peer TRUST_PROXY names as a proxy is not capped (src/http/server/connection-guard.ts).
+     */
+    maxPerClient: number
+    /** A connection whose client has taken none of its answer for this long is reset (src/http/server/stalled-answers.ts). */
     stallTimeoutMs: number
   }
   /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops accepting connections. */
@@ -149,6 +154,21 @@ function readDurationOrZero (env: Env, name: string, fallbackMs: number): number
 }
 
 /**
+ * MAX_CONNECTIONS and the per-client share of it: by default a tenth (at least one), so that one
+ * address holding every connection it may still leaves nine tenths to the others.
+ */
+function readConnections (env: Env): Config['connections'] {
+  const max = readInteger(env, 'MAX_CONNECTIONS', CONFIG_DEFAULTS.maxConnections, 1, 1_000_000)
+  const maxPerClient = readInteger(env, 'MAX_CONNECTIONS_PER_CLIENT', Math.ceil(max / 10), 1, 1_000_000)
+  if (maxPerClient > max) throw new ConfigError('MAX_CONNECTIONS_PER_CLIENT', `an integer from 1 to MAX_CONNECTIONS (${max})`, env.MAX_CONNECTIONS_PER_CLIENT ?? '')
+  return {
+    max,
+    maxPerClient,
+    stallTimeoutMs: readDuration(env, 'RESPONSE_STALL_TIMEOUT', CONFIG_DEFAULTS.responseStallTimeoutMs)
+  }
+}
+
+/**
  * Parses the environment into a Config, or throws a ConfigError naming the first bad variable.
  * @example const config = loadConfig({ PORT: '8080' })
  */
@@ -183,10 +203,7 @@ export function loadConfig (env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     logLevel,
     webConcurrency: readInteger(env, 'WEB_CONCURRENCY', CONFIG_DEFAULTS.webConcurrency, 1, 64),
-    connections: {
-      max: readInteger(env, 'MAX_CONNECTIONS', CONFIG_DEFAULTS.maxConnections, 1, 1_000_000),
-      stallTimeoutMs: readDuration(env, 'RESPONSE_STALL_TIMEOUT', CONFIG_DEFAULTS.responseStallTimeoutMs)
-    },
+    connections: readConnections(env),
     shutdownDrainMs: readDurationOrZero(env, 'SHUTDOWN_DRAIN_DELAY', CONFIG_DEFAULTS.shutdownDrainMs)
   }
 }

@@ -15,11 +15,12 @@ export interface RawResponse {
  * with `untilClosed`, once the server has closed the connection (within the timeout).
  * @example const { status } = await rawRequest(port, 'GET /v1/exams HTTP/1.1\r\nHost: x\r\n\r\n')
  */
-export function rawRequest (port: number, request: string | Buffer, { timeoutMs = 10_000, untilClosed = false } = {}): Promise<RawResponse> {
+export function rawRequest (port: number, request: string | Buffer, { timeoutMs = 10_000, untilClosed = false, localAddress = undefined as string | undefined } = {}): Promise<RawResponse> {
   const bytes = typeof request === 'string' ? Buffer.from(request, 'latin1') : request
   const isHead = bytes.subarray(0, 5).toString('latin1') === 'HEAD '
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1')
+    // From another loopback address (127.0.0.2, ...) when a test needs a second client.
+    const socket = net.connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) })
     const chunks: Buffer[] = []
     let settled = false
     const finish = (response: RawResponse) => {

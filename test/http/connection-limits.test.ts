@@ -8,9 +8,9 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { buildTestApp } from '../helper.ts'
-import { rawRequest } from '../raw-http.ts'
+import { SAMPLE_DATA_DIR, loadConfig } from '../../src/config.ts'
+import { FULL_DATA_DIR, build, buildTestApp } from '../helper.ts'
+import { parseResponse, rawRequest } from '../raw-http.ts'
 
 async function listening (env: Record<string, string>): Promise<{ app: FastifyInstance, port: number }> {
   const app = await buildTestApp(env)
@@ -75,7 +75,8 @@ test('a client that reads at its own pace, however large the answer, is not drop
 })
 
 test('connections past MAX_CONNECTIONS are closed as they arrive; a freed slot is taken again', async (t) => {
-  const { app, port } = await listening({ MAX_CONNECTIONS: '3' })
+  // Every slot open to one address (the test's): the cap of the whole process is what is tested.
+  const { app, port } = await listening({ MAX_CONNECTIONS: '3', MAX_CONNECTIONS_PER_CLIENT: '3' })
   t.after(() => app.close())
   const held: net.Socket[] = []
   for (let i = 0; i < 3; i++) {
@@ -98,4 +99,140 @@ test('connections past MAX_CONNECTIONS are closed as they arrive; a freed slot i
   while (await connectionCount(app) > 2) await sleep(10)
   assert.equal((await rawRequest(port, 'GET /healthz HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n')).status, 200)
   for (const socket of held) socket.destroy()
+})
+
+/**
+ * A keep-alive connection from `localAddress` that asks for /healthz and stays open: its status,
+ * or 0 when the server closed it without an answer.
+ */
+async function heldConnection (port: number, localAddress: string): Promise<{ socket: net.Socket, status: number }> {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress })
+  socket.on('error', () => {})
+  const chunks: Buffer[] = []
+  const answered = new Promise<number>((resolve) => {
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      const response = parseResponse(Buffer.concat(chunks), false, false)
+      if (response !== undefined) resolve(response.status)
+    })
+    socket.once('close', () => resolve(0))
+  })
+  socket.once('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: api.test\r\n\r\n'))
+  return { socket, status: await answered }
+}
+
+const HEALTHZ_CLOSE = 'GET /healthz HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n'
+
+test('one address holding its connection cap leaves room for another address', async (t) => {
+  const env = { MAX_CONNECTIONS: '4', MAX_CONNECTIONS_PER_CLIENT: '2' }
+  const { maxPerClient } = loadConfig(env).connections
+  const port = await (await build(t, env)).listen()
+  // 127.0.0.2 opens every slot there is, one after the other, keeping each open.
+  const holder: Array<{ socket: net.Socket, status: number }> = []
+  for (let i = 0; i < 4; i++) holder.push(await heldConnection(port, '127.0.0.2'))
+  t.after(() => { for (const { socket } of holder) socket.destroy() })
+  assert.deepEqual(holder.map(({ status }) => status), [...Array(4).keys()].map((i) => i < maxPerClient ? 200 : 0),
+    'the holder gets its share, and its connections past it are closed unanswered')
+
+  // Another address is answered, while the holder keeps its connections.
+  assert.equal((await rawRequest(port, HEALTHZ_CLOSE, { localAddress: '127.0.0.1' })).status, 200)
+  assert.equal((await rawRequest(port, HEALTHZ_CLOSE, { localAddress: '127.0.0.3' })).status, 200)
+
+  // A slot the holder frees is its own again.
+  holder.shift()!.socket.destroy()
+  let again = 0
+  for (const deadline = Date.now() + 5_000; again !== 200 && Date.now() < deadline; await sleep(20)) {
+    again = (await rawRequest(port, HEALTHZ_CLOSE, { localAddress: '127.0.0.2' })).status
+  }
+  assert.equal(again, 200)
+})
+
+test('a proxy TRUST_PROXY names is not capped per address: it carries many clients', async (t) => {
+  const env = { MAX_CONNECTIONS: '6', MAX_CONNECTIONS_PER_CLIENT: '2', TRUST_PROXY: '127.0.0.4' }
+  const { maxPerClient } = loadConfig(env).connections
+  const port = await (await build(t, env)).listen()
+  const proxy: Array<{ socket: net.Socket, status: number }> = []
+  for (let i = 0; i < maxPerClient + 2; i++) proxy.push(await heldConnection(port, '127.0.0.4'))
+  t.after(() => { for (const { socket } of proxy) socket.destroy() })
+  assert.deepEqual(proxy.map(({ status }) => status), proxy.map(() => 200))
+  // Any other peer still is.
+  const other: Array<{ socket: net.Socket, status: number }> = []
+  for (let i = 0; i < maxPerClient + 1; i++) other.push(await heldConnection(port, '127.0.0.5'))
+  t.after(() => { for (const { socket } of other) socket.destroy() })
+  assert.equal(other.filter(({ status }) => status === 200).length, maxPerClient)
+})
+
+const EXPORT_REQUEST = 'GET /v1/export/questions.jsonl HTTP/1.1\r\nHost: api.test\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n'
+
+/**
+ * Reads the export off a raw socket at `bytesPerSecond`, a slice every 100 ms: the socket stays
+ * paused otherwise, so its receive buffer stays as small as a slow reader's is. Resolves with every
+ * byte received once the server has closed, or rejects at `deadline`.
+ */
+async function readSteadily (port: number, bytesPerSecond: number, deadline: number): Promise<{ bytes: Buffer, error: string | undefined }> {
+  const socket = net.connect(port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.pause()
+  let error: string | undefined
+  socket.on('error', (failure: NodeJS.ErrnoException) => { error = failure.code })
+  socket.write(EXPORT_REQUEST)
+  const chunks: Buffer[] = []
+  const slice = Math.round(bytesPerSecond / 10)
+  try {
+    while (!socket.closed || socket.readableLength > 0) {
+      if (Date.now() > deadline) throw new Error(`still reading at the deadline, ${chunks.reduce((sum, chunk) => sum + chunk.length, 0)} bytes in`)
+      await sleep(100)
+      let budget = slice
+      let chunk: Buffer | null
+      while (budget > 0 && (chunk = socket.read(Math.min(budget, Math.max(1, socket.readableLength))) as Buffer | null) !== null) {
+        chunks.push(chunk)
+        budget -= chunk.length
+      }
+    }
+  } finally {
+    socket.destroy()
+  }
+  return { bytes: Buffer.concat(chunks), error }
+}
+
+test('a reader at a steady 64 KB/s receives every byte of the uncompressed export', {
+  skip: FULL_DATA_DIR === undefined ? 'needs an export larger than the kernel\'s socket buffers: set ENEM_DATA_DIR to the full dataset' : false
+}, async (t) => {
+  // A short stall timeout: a steady reader must not be taken for a stalled one even so.
+  const port = await (await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR!, RESPONSE_STALL_TIMEOUT: '2s' })).listen()
+  const atFullSpeed = await rawRequest(port, EXPORT_REQUEST, { timeoutMs: 30_000 })
+  assert.equal(atFullSpeed.status, 200)
+  const rate = 64 * 1024
+  const expectedMs = atFullSpeed.body.length / rate * 1000
+  const { bytes, error } = await readSteadily(port, rate, Date.now() + 2 * expectedMs + 20_000)
+  assert.equal(error, undefined)
+  const response = parseResponse(bytes, false, true)
+  assert.equal(response?.status, 200)
+  assert.equal(response.body.length, atFullSpeed.body.length)
+  assert.ok(response.body.equals(atFullSpeed.body))
+})
+
+test('a client that stops reading is reset once the stall timeout has passed, its unsent bytes dropped', async (t) => {
+  const stallTimeoutMs = loadConfig({ RESPONSE_STALL_TIMEOUT: '1s' }).connections.stallTimeoutMs
+  const { app, port } = await listening({ RESPONSE_STALL_TIMEOUT: '1s', ENEM_DATA_DIR: await datasetWithBigFile(t) })
+  t.after(() => app.close())
+  const socket = net.connect(port, '127.0.0.1')
+  await once(socket, 'connect')
+  socket.pause()
+  let error: string | undefined
+  socket.on('error', (failure: NodeJS.ErrnoException) => { error = failure.code })
+  socket.write(`GET /files/${BIG_FILE} HTTP/1.1\r\nHost: api.test\r\n\r\n`)
+  const sentAt = Date.now()
+  for (const deadline = sentAt + 20_000; await connectionCount(app) > 0 && Date.now() < deadline;) await sleep(50)
+  assert.equal(await connectionCount(app), 0, 'the server let the connection go')
+  assert.ok(Date.now() - sentAt >= stallTimeoutMs, 'not before the stall timeout')
+  // What the client's kernel had received is still there to read; what the server's kernel still
+  // held is not: a reset, not an orderly close after megabytes more.
+  let received = 0
+  socket.on('data', (chunk: Buffer) => { received += chunk.length })
+  const closed = new Promise((resolve) => socket.once('close', resolve))
+  socket.resume()
+  await closed
+  assert.equal(error, 'ECONNRESET')
+  assert.ok(received < BIG_FILE_BYTES, `${received} bytes of ${BIG_FILE_BYTES} arrived`)
 })

@@ -1,10 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../../config.ts'
 import { ApiError, methodNotAllowed } from '../errors.ts'
 import { answerAndClose, keepHalfClosedConnections, lingerBeforeClosing } from './closing-connections.ts'
-import { guardConnections } from './connection-guard.ts'
 import { rawErrorResponse } from './parser-error-answers.ts'
 
 /** Longest request target (path and query) answered; every real address of the API is far shorter. */
@@ -15,8 +13,6 @@ export interface RequestLimitsOptions {
   allowedMethods: readonly string[]
   /** Base of the docUrl in the error bodies written straight to the socket. */
   publicUrl: string
-  /** The connection cap and the stalled-answer timeout (guardConnections); absent, neither applies. */
-  connections?: Config['connections'] | undefined
 }
 
 /**
@@ -28,10 +24,9 @@ export interface RequestLimitsOptions {
  * it would drop without a word, and an `Expect` other than 100-continue, which it would refuse
  * with a bare 417.
  */
-export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl, connections }: RequestLimitsOptions): void {
+export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl }: RequestLimitsOptions): void {
   keepHalfClosedConnections(app.server)
   app.server.on('connection', lingerBeforeClosing)
-  if (connections !== undefined) guardConnections(app.server, connections)
   // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
   app.server.on('connect', (request: IncomingMessage, socket: Socket) => {

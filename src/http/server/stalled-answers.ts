@@ -1,0 +1,82 @@
+import type { Server } from 'node:http'
+import type { ServerSocket } from './server-socket.ts'
+import { KernelSendQueues } from './kernel-send-queues.ts'
+
+/** Where an answer stood at the last sweep, and since when it has not moved. */
+interface AnswerProgress {
+  /** Bytes whose writes completed (handed to the kernel). */
+  flushed: number
+  /** Bytes libuv still holds, not yet taken by the kernel. */
+  queued: number
+  /** What the kernel held unacknowledged at the last sweep, once writes have stopped completing. */
+  unacknowledged: number | undefined
+  since: number
+}
+
+/**
+ * Resets a connection whose answer has not advanced for `stallTimeoutMs`: a client that stopped
+ * reading. Node's idle timer cannot tell: it starts over whenever a write completes, so a client
+ * that reads a few bytes now and then (slow-read attacks) would hold its connection, and a slot,
+ * for good.
+ *
+ * Progress is the client taking bytes. While writes complete (or libuv's queue shrinks) that shows
+ * in Node's own numbers. Once the kernel's send buffer is full, though, a write completes only
+ * when a large part of it has drained, and at a slow steady pace that can take longer than the
+ * timeout (a reader of the 4 MB export at 64 KB/s was cut off with its last 160 KB unsent). So a
+ * connection whose writes have stopped completing is measured in the kernel: its unacknowledged
+ * bytes (KernelSendQueues) shrink only as the client acknowledges what it read. A client reading
+ * at any steady pace therefore advances, and only one that takes nothing for the whole timeout is
+ * cut. Without the kernel's tables (not Linux), only Node's numbers are watched.
+ *
+ * The cut is a reset (RST), not a close: a close would leave the megabytes still queued for that
+ * client in the kernel, which keeps trying to deliver them to a reader that takes nothing. One
+ * sweep every fraction of the timeout checks every connection: nothing runs per request, and the
+ * kernel's tables are read only while some answer waits on the kernel.
+ */
+export function resetStalledAnswers (server: Server, stallTimeoutMs: number, kernel: KernelSendQueues = new KernelSendQueues()): void {
+  const sockets = new Set<ServerSocket>()
+  const progress = new WeakMap<ServerSocket, AnswerProgress>()
+  server.on('connection', (socket: ServerSocket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+
+  /** Answers whose writes have not moved since the last sweep. */
+  const waitingOnTheKernel = (now: number): ServerSocket[] => {
+    const waiting: ServerSocket[] = []
+    for (const socket of sockets) {
+      const pending = socket.writableLength
+      const queued = socket._handle?.writeQueueSize ?? 0
+      if (pending === 0 && queued === 0) {
+        progress.delete(socket)
+        continue
+      }
+      const flushed = socket.bytesWritten - pending
+      const last = progress.get(socket)
+      if (last === undefined || flushed !== last.flushed || queued < last.queued) {
+        progress.set(socket, { flushed, queued, unacknowledged: undefined, since: now })
+      } else {
+        last.queued = queued
+        waiting.push(socket)
+      }
+    }
+    return waiting
+  }
+
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    const waiting = waitingOnTheKernel(now)
+    if (waiting.length === 0) return
+    const unacknowledged = kernel.unacknowledgedBytes(waiting)
+    for (const socket of waiting) {
+      const last = progress.get(socket)
+      if (last === undefined) continue
+      const bytes = unacknowledged.get(socket)
+      if (bytes !== undefined && last.unacknowledged !== undefined && bytes < last.unacknowledged) last.since = now
+      last.unacknowledged = bytes
+      if (now - last.since >= stallTimeoutMs) socket.resetAndDestroy()
+    }
+  }, Math.min(1_000, Math.max(50, Math.floor(stallTimeoutMs / 4))))
+  sweep.unref()
+  server.once('close', () => clearInterval(sweep))
+}

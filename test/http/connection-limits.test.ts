@@ -199,7 +199,7 @@ test('a reader at a steady 64 KB/s receives every byte of the uncompressed expor
   skip: FULL_DATA_DIR === undefined ? 'needs an export larger than the kernel\'s socket buffers: set ENEM_DATA_DIR to the full dataset' : false
 }, async (t) => {
   // The default stall timeout, as served. On loopback the client's kernel reopens its window a segment
-  // (64 KiB) at a time, so the server sees the reader's progress in bursts about a second apart at this pace.
+  // (64 KiB) at a time, so the server sees the reader's progress in bursts one to two seconds apart at this pace.
   const port = await (await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR! })).listen()
   const atFullSpeed = await rawRequest(port, EXPORT_REQUEST, { timeoutMs: 30_000 })
   assert.equal(atFullSpeed.status, 200)

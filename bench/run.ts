@@ -512,7 +512,9 @@ function costlyScenarios (exportText: string, exams: Array<{ year: number }>, si
   const common = { headers, expectStatus: 200, json: true, singleQuestionCpuTarget: 10 }
   return [
     { name: 'single question gzip/br', url: singleQuestionUrl, headers, expectStatus: 200, json: true },
-    { name: 'common-word search gzip/br (unrepeated)', url: costly.commonWordSearches[0]!, paths: costly.commonWordSearches, unrepeated: true, ...common, p99TargetMs: 50 },
+    { name: 'common-word search gzip/br (unrepeated)', url: costly.commonWordSearches[0]!, paths: costly.commonWordSearches.slice(0, COSTLY_REQUEST_COUNT / 2), unrepeated: true, ...common, p99TargetMs: 50 },
+    // A client that takes br alone gets brotli at the one-use quality (the contract promises br when asked): the other half of the paths.
+    { name: 'common-word search br only (unrepeated)', url: costly.commonWordSearches.at(-1)!, paths: costly.commonWordSearches.slice(COSTLY_REQUEST_COUNT / 2).reverse(), unrepeated: true, ...common, headers: { 'accept-encoding': 'br' }, p99TargetMs: 50 },
     { name: 'stop-word phrase gzip/br (unrepeated)', url: costly.stopWordPhrases[0]!, paths: costly.stopWordPhrases, unrepeated: true, ...common, p99TargetMs: 50 },
     { name: 'random unseeded count=50 gzip/br', url: '/v1/questions/random?count=50', ...common, p99TargetMs: 50 },
     { name: 'multi-year export gzip/br (unrepeated)', url: costly.multiYearExports[0]!, paths: costly.multiYearExports, unrepeated: true, ceilingPathCount: EXPORT_CEILING_PATHS, ...common, json: false }

@@ -75,7 +75,11 @@ function corrected (record: SourceRecord, official: { entry?: OfficialEntry, are
 }
 
 /** A served record without `inep`, the one field the files do not hold. */
-const withoutInep = ({ inep, ...rest }: SourceRecord): SourceRecord => rest as SourceRecord
+/** A served record as its file holds it: without `inep` and `application` (the dataset's exams are all regular: checked here). */
+const withoutInep = ({ inep, application, ...rest }: SourceRecord & { application?: string }): SourceRecord => {
+  assert.equal(application, 'regular')
+  return rest as SourceRecord
+}
 
 const rewrite = (record: SourceRecord): SourceRecord =>
   JSON.parse(JSON.stringify(record).replaceAll('https://enem.dev/', `${TEST_PUBLIC_URL}/files/`)) as SourceRecord
@@ -162,7 +166,8 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
   test('serves all 15 exams, newest first, equal to exams.json', async () => {
     const served = (await request('/v1/exams')).json<SourceExam[]>()
     assert.equal(served.length, 15)
-    assert.deepEqual(served, [...source.exams].sort((a, b) => b.year - a.year))
+    // exams.json names no application: every exam of the dataset is a regular one.
+    assert.deepEqual(served, [...source.exams].sort((a, b) => b.year - a.year).map((exam) => ({ ...exam, application: 'regular' })))
   })
 
   test('2022 walked 10 at a time: the 180 questions of the espanhol view, once each, in index order', async () => {

@@ -99,12 +99,24 @@ test('"try it" sends a request from the page to this server and shows the real a
   const { page, activity } = await openPage(`${baseUrl}/docs`)
   await page.getByRole('link', { name: 'Get one question' }).click()
   await page.locator('button', { hasText: 'Test Request' }).filter({ hasText: '/exams/{year}/questions/{index}' }).click()
-  // The client is prefilled from the document's parameter examples: year 2020, index 1, language ingles.
+  // The client is prefilled from the document's parameter examples: year 2020, index 1 and a query parameter.
   const answered = page.waitForResponse((response) => response.url().startsWith(`${baseUrl}/v1/exams/2020/questions/1`))
   await page.getByRole('button', { name: /^Send/ }).first().click()
   const response = await answered
   assert.equal(response.status(), 200)
-  assert.equal(response.request().url(), `${baseUrl}/v1/exams/2020/questions/1?language=ingles`)
+  // Each query parameter the client sent is one of the operation's, with its example's value (the
+  // client fills the first query parameters the document gives, in its order).
+  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string, in: string, schema: { examples?: string[] }, examples?: Record<string, { value: string }> }> }>> }
+  const parameters = document.paths['/exams/{year}/questions/{index}']!.get!.parameters.filter((parameter) => parameter.in === 'query')
+  const sent = new URL(response.request().url())
+  assert.equal(sent.pathname, '/v1/exams/2020/questions/1')
+  assert.ok(sent.searchParams.size > 0, 'the client sent a query parameter from the examples')
+  for (const [name, value] of sent.searchParams) {
+    const parameter = parameters.find((candidate) => candidate.name === name)
+    assert.ok(parameter !== undefined, `${name} is a query parameter of the operation`)
+    const examples = [...(parameter.schema.examples ?? []), ...Object.values(parameter.examples ?? {}).map((example) => example.value)]
+    assert.ok(examples.includes(value), `${name}=${value} is one of its examples ${JSON.stringify(examples)}`)
+  }
   assert.equal(((await response.json()) as { title: string }).title, 'Questão 1 - ENEM 2020')
 
   const dialog = page.getByRole('dialog')

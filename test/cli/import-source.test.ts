@@ -9,7 +9,8 @@ import { promisify } from 'node:util'
 import { parse } from 'csv-parse/sync'
 import { CorrectionLedger } from '../../src/data/official/corrections.ts'
 import { officialTable, type CorrectionsFile, type OfficialYear } from '../../src/data/official/official-table.ts'
-import type { SourceQuestion } from '../../src/data/record-schemas.ts'
+import type { Question, SourceQuestion } from '../../src/data/record-schemas.ts'
+import { build } from '../helper.ts'
 
 /*
  * `npm run import-source` on the real sources (../shared/sources, as CI has them): both kinds
@@ -23,11 +24,13 @@ import type { SourceQuestion } from '../../src/data/record-schemas.ts'
 const REPO = fileURLToPath(new URL('../..', import.meta.url))
 const SOURCES = path.resolve(REPO, '../shared/sources')
 const INEP = path.resolve(REPO, '../shared/inep')
+const DATASET = path.resolve(REPO, '../shared/enem-data')
 const MARITACA = path.join(SOURCES, 'maritaca-enem-2024')
 const ENEM_DEV = path.join(SOURCES, 'enem-dev-second-applications')
 const noSources = existsSync(MARITACA) && existsSync(ENEM_DEV) && existsSync(path.join(INEP, 'itens-prova'))
   ? false
   : `${SOURCES} or ${INEP}/itens-prova is absent: the sources were NOT converted`
+const noDataset = existsSync(DATASET) ? false : `${DATASET} is absent: the converted folders were NOT served beside the dataset`
 const run = promisify(execFile)
 const LETTERS = ['A', 'B', 'C', 'D', 'E']
 
@@ -190,6 +193,32 @@ test('maritaca-2024: 2024 is written in the blue booklets\' numbering, English o
   }
   const [exam] = JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ title: string, application?: string, languages: Array<{ value: string }> }>
   assert.deepEqual([exam!.title, exam!.application, exam!.languages.map((language) => language.value)], ['ENEM 2024', undefined, ['ingles']])
+})
+
+test('the dataset and both converted folders served together (ENEM_DATA_DIR=a:b:c): the exam list holds 2024 and every second application, and a question of each is served with the CSV\'s key of its item', { skip: noSources || noDataset }, async (t) => {
+  const [ppl, maritaca] = await Promise.all([conversions!.ppl, conversions!.maritaca])
+  const { request } = await build(t, { ENEM_DATA_DIR: [DATASET, maritaca.out, ppl.out].join(path.delimiter) })
+  const listed = (await request('/v1/exams')).json<Array<{ year: number, application: string }>>().map(({ year, application }) => `${year} ${application}`)
+  const converted = [maritaca.out, ppl.out].flatMap((out) => (JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ year: number, application?: string }>))
+    .map(({ year, application }) => ({ year, application: application ?? 'regular' }))
+  const dataset = (JSON.parse(readFileSync(path.join(DATASET, 'exams.json'), 'utf8')) as Array<{ year: number }>).map(({ year }) => `${year} regular`)
+  assert.deepEqual([...listed].sort(), [...dataset, ...converted.map(({ year, application }) => `${year} ${application}`)].sort())
+  assert.ok(listed.includes('2024 regular'))
+  for (let year = 2011; year <= 2017; year++) assert.ok(listed.includes(`${year} ppl`), `${year} ppl`)
+
+  for (const { year, application } of converted) {
+    const exam = (await request(`/v1/exams/${year}?application=${application}`)).json<{ questions: Array<{ index: number, language: string | null }> }>()
+    const entry = exam.questions[Math.floor(exam.questions.length / 2)]!
+    const url = `/v1/exams/${year}/questions/${entry.index}?application=${application}${entry.language === null ? '' : `&language=${entry.language}`}`
+    const response = await request(url)
+    assert.equal(response.statusCode, 200, url)
+    const question = response.json<Question>()
+    assert.equal(question.application, application, url)
+    const row = readCsv(year).find((candidate) => candidate.item === question.inep?.item && candidate.booklet === question.inep.booklet?.code)
+    assert.ok(row !== undefined, `${url}: item ${question.inep?.item} of booklet ${question.inep?.booklet?.code} is not in the CSV`)
+    assert.equal(question.inep!.key, row.key, url)
+    if (row.key !== 'X') assert.equal(question.correctAlternative, row.key, url)
+  }
 })
 
 test('import-source refuses an unknown kind and a wrong number of arguments with the usage (exit 2)', async () => {

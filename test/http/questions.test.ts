@@ -440,6 +440,17 @@ describe('application on the endpoints that find questions', () => {
     }
   })
 
+  test('an export that selects no exam is an empty download, not an error', async () => {
+    // A range of years before any exam, and (on a dataset without one) an application no exam has.
+    const before = Math.min(...yearsNewestFirst) - 10
+    for (const query of [`year=${before}-${before + 5}`, ...['regular', 'ppl'].filter((one) => !applications.includes(one)).map((one) => `application=${one}`)]) {
+      const response = await get(`/v1/export/questions.jsonl?${query}`, { 'accept-encoding': 'gzip, br' })
+      assert.equal(response.statusCode, 200, query)
+      assert.equal(response.body, '', query)
+      assert.equal(response.headers['content-disposition'], 'attachment; filename="enem-questions-none.jsonl"', query)
+    }
+  })
+
   test('a value off the grammar is 400 naming application, on all three', async () => {
     for (const path of ['/v1/questions', '/v1/questions/random', '/v1/export/questions.jsonl']) {
       for (const value of ['PPL', 'regular,', 'second', 'regular;ppl']) {

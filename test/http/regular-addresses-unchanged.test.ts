@@ -48,6 +48,9 @@ test('every example address answers as on the dataset without the second applica
         // The list gains the second application's entry, and holds the others as they were.
         const regular = after.json<Array<{ application: string }>>().filter((exam) => exam.application === 'regular')
         assert.equal(JSON.stringify(regular), before.body, asked)
+      } else if (endpoint.operationId === 'exportQuestions' && asked !== url) {
+        // The same lines; a selection narrowed by application is another download (its own name and tag).
+        assert.ok(after.body === before.body, asked)
       } else {
         assert.ok(after.body === before.body && after.headers.etag === before.headers.etag, asked)
       }

@@ -51,6 +51,24 @@ describe('POST /v1/scores answers', () => {
     assert.ok(lc!.leftOut.some((entry) => entry.index === 45 && entry.reason === 'missing'))
   })
 
+  test('application=ppl scores the second application: its records\' keys and parameters, its annulled item left out', async () => {
+    const page = await server.request('/v1/exams/2020/questions?application=ppl&language=ingles&limit=50')
+    const records = page.json<{ questions: Array<{ index: number, correctAlternative: string, inep: { annulled: boolean, irt: unknown } | null }> }>().questions
+    const withParameters = records.filter((record) => record.inep?.irt != null && record.inep.annulled === false)
+    const annulled = records.filter((record) => record.inep?.annulled === true)
+    assert.ok(withParameters.length > 0 && annulled.length > 0, 'the sample\'s 2020-ppl has items with parameters and an annulled one')
+    // Every record answered with its own key.
+    const answers = Object.fromEntries(records.map((record) => [String(record.index), record.correctAlternative]))
+    const response = await post({ year: 2020, application: 'ppl', language: 'ingles', answers })
+    assert.equal(response.statusCode, 200, response.body)
+    const body = response.json<{ application: string, areas: Array<{ area: string, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }> }> }>()
+    assert.equal(body.application, 'ppl')
+    const scoredIndexes = new Set(withParameters.map((record) => record.index))
+    assert.equal(body.areas.reduce((sum, area) => sum + area.scored, 0), scoredIndexes.size)
+    assert.equal(body.areas.reduce((sum, area) => sum + area.correct, 0), scoredIndexes.size)
+    for (const record of annulled) assert.ok(body.areas.some((area) => area.leftOut.some((entry) => entry.index === record.index && entry.reason === 'annulled')))
+  })
+
   test('the same practice run in Spanish reads the Spanish record at 1 (key C): B is wrong there', async () => {
     const body = (await post({ year: 2020, language: 'espanhol', answers: { 1: 'B', 8: 'D', 10: 'A' } })).json<{ areas: Array<{ correct: number }> }>()
     assert.equal(body.areas[0]!.correct, 1)

@@ -1,4 +1,5 @@
 import { SOURCE_FILE_PREFIX } from '../check-dataset.ts'
+import { DEFAULT_APPLICATION, examKey, type Application } from '../exam-key.ts'
 import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
 import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
 
@@ -13,22 +14,19 @@ import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
 export const SOURCE_KINDS = ['maritaca-2024', 'enem-dev-ppl'] as const
 export type SourceKind = typeof SOURCE_KINDS[number]
 
-/** `regular` is the default application; `ppl` the second application (reaplicação/PPL). */
-export type Application = 'regular' | 'ppl'
-
 export interface ExamId {
   readonly year: number
   readonly application: Application
 }
 
-/** The exam's folder in a dataset: `2024` for a regular exam, `2012-ppl` for a second application. */
+/** The exam's folder in a dataset, its key (src/data/exam-key.ts): `2024`, `2012-ppl`. */
 export function examFolder ({ year, application }: ExamId): string {
-  return application === 'regular' ? String(year) : `${year}-${application}`
+  return examKey(year, application)
 }
 
 /** The exam's title: `ENEM 2024`, `ENEM PPL 2012`. */
 export function examTitle ({ year, application }: ExamId): string {
-  return application === 'regular' ? `ENEM ${year}` : `ENEM PPL ${year}`
+  return application === DEFAULT_APPLICATION ? `ENEM ${year}` : `ENEM PPL ${year}`
 }
 
 /** A record's folder inside its exam's `questions/`: `95`, `1-ingles`. */
@@ -132,11 +130,9 @@ export function examSummary (exam: ConvertedExam): SourceExamSummary {
     year: exam.id.year,
     disciplines,
     languages: languages.map((value) => ({ label: LANGUAGE_LABELS[value]!, value })),
-    ...(exam.id.application === 'regular' ? {} : { application: exam.id.application })
+    ...(exam.id.application === DEFAULT_APPLICATION ? {} : { application: exam.id.application })
   }
 }
 
-/** The label the reports give an exam: `2024`, `2012-ppl`. */
-export function examLabel (id: ExamId): string {
-  return examFolder(id)
-}
+/** The label the reports give an exam: its key, `2024`, `2012-ppl`. */
+export const examLabel = examFolder

@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { compareNewestFirst, DEFAULT_APPLICATION } from '../exam-key.ts'
 import { compareRows } from '../official/corrections.ts'
 import { formatTable } from '../official/official-sources.ts'
 import { DATASET_OFFICIAL_FOLDER, type CorrectionsFile } from '../official/official-table.ts'
@@ -24,7 +25,7 @@ export function writeConversion (outDir: string, exams: readonly ConvertedExam[]
   if (existing.length > 0) throw new Error(`${outDir} is not empty: convert into a new folder`)
   mkdirSync(path.join(outDir, DATASET_OFFICIAL_FOLDER), { recursive: true })
 
-  const ordered = [...exams].sort((a, b) => b.id.year - a.id.year || Number(a.id.application === 'ppl') - Number(b.id.application === 'ppl'))
+  const ordered = [...exams].sort((a, b) => compareNewestFirst(a.id, b.id))
   writeJson(path.join(outDir, 'exams.json'), ordered.map(examSummary))
   for (const exam of ordered) {
     const folder = path.join(outDir, examFolder(exam.id))
@@ -38,11 +39,11 @@ export function writeConversion (outDir: string, exams: readonly ConvertedExam[]
       for (const [name, from] of files) copyFileSync(from, path.join(recordDir, name))
     }
     const { year, ...facts } = exam.table
-    const table = exam.id.application === 'regular' ? exam.table : { year, application: exam.id.application, ...facts }
+    const table = exam.id.application === DEFAULT_APPLICATION ? exam.table : { year, application: exam.id.application, ...facts }
     writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, `${examFolder(exam.id)}.json`), formatTable(table))
   }
   // A second application's rows say so, as its table does: the server reads the rows of each application apart.
-  const rows = ordered.flatMap((exam) => exam.corrections.map(({ year, ...row }) => (exam.id.application === 'regular' ? { year, ...row } : { year, application: exam.id.application, ...row })))
+  const rows = ordered.flatMap((exam) => exam.corrections.map(({ year, ...row }) => (exam.id.application === DEFAULT_APPLICATION ? { year, ...row } : { year, application: exam.id.application, ...row })))
   const corrections: CorrectionsFile = { dataset, rows: rows.sort(compareRows) }
   writeFileSync(path.join(outDir, DATASET_OFFICIAL_FOLDER, 'corrections.json'), formatTable(corrections))
 }

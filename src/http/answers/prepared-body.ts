@@ -22,8 +22,11 @@ const MIN_COMPRESSIBLE_BYTES = 512
  */
 export type CompressionEffort = 'max' | 'fast' | 'once'
 
-export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 1 }
+export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 0 }
 const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
+/** Raw length from which a gzip assembled from parts is sent as its chunks rather than joined (a multi-year export is megabytes). */
+const CHUNKED_GZIP_MIN_BYTES = 1024 * 1024
+
 /**
  * A response body serialized once, with its strong ETag and its compressed forms, each made on
  * first use and kept: the data never changes while the process runs.
@@ -131,8 +134,10 @@ export class PreparedBody {
   }
 
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
-    // A gzip assembled from parts is sent as its chunks, never joined.
-    const payload = kind === 'gzip' && this.#gzipParts !== undefined ? this.#gzipChunks() : this.encoded(kind)
+    // A large gzip assembled from parts (an export) is sent as its chunks, never joined; a smaller one
+    // (a page: a hundred small chunks) in one buffer, as a write per chunk costs more than their copy.
+    const chunked = kind === 'gzip' && this.#gzipParts !== undefined && this.byteLength >= CHUNKED_GZIP_MIN_BYTES
+    const payload = chunked ? this.#gzipChunks() : this.encoded(kind)
     return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload })
   }
 

@@ -73,8 +73,9 @@ export class PreparedExport {
     const fileName = exportFileName(whole ? 'all' : exams.length === 0 ? [] : selection.years ?? 'all', whole ? undefined : selection.applications)
     // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
     const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
-    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, or every exam of one year.
-    const single = whole || exams.length === 1 || (exams.length > 0 && exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
+    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, every exam
+    // of one year, or none (an empty body, which the size-bounded cache would refuse: its size is 0).
+    const single = whole || exams.length <= 1 || (exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
       exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept

@@ -46,12 +46,12 @@ test('each area of a practice run scores as the booklet whose items the records 
         for (const seed of [1, 2, 3]) {
           const letters = Array.from({ length: AREA_BLOCK }, (_, at) => 'ABCDE'[(at * seed * 7 + seed) % 5]!)
           const answers = Object.fromEntries(letters.map((letter, at) => [String(examIndexOf(year, area, at + 1)), letter]))
-          const practice = scored(scorer.score({ year, language, answers })).areas
+          const practice = scored(scorer.score({ year, application: exam.summary.application, language, answers })).areas
           const sheet = sheets.score({ year, booklet: booklet.code, answers: letters.join(''), language })
           assert.ok(!isSheetProblem(sheet))
           assert.equal(practice.length, 1)
           assert.deepEqual({ ...practice[0], leftOut: practice[0]!.leftOut.map((entry) => entry.reason) },
-            { ...sheet.area, leftOut: sheet.area!.leftOut.map((entry) => entry.reason) }, `${year} ${language} ${area} booklet ${booklet.code}`)
+            { ...sheet.area, leftOut: sheet.area!.leftOut.map((entry) => entry.reason) }, `${exam.key} ${language} ${area} booklet ${booklet.code}`)
           compared++
         }
       }

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CorrectionLedger } from '../../../src/data/official/corrections.ts'
-import { officialTable, type CorrectionsFile, type OfficialYear } from '../../../src/data/official/official-table.ts'
+import { loadDataset } from '../../../src/data/load-dataset.ts'
+import type { CorrectionsFile } from '../../../src/data/official/official-table.ts'
 import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
 import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'
 import { writeConversion } from '../../../src/data/sources/write-conversion.ts'
@@ -86,7 +86,7 @@ test('file addresses point into the record\'s own folder of the converted exam, 
   assert.match(exam.warnings[0]!, /perdida\.png has no file in the source/)
 })
 
-test('the written folder holds the exam as 2012-ppl with its official table and correction rows (each saying application ppl) that give every record INEP\'s item and key', (t) => {
+test('the written folder holds the exam as 2012-ppl with its official table and correction rows (each saying application ppl), and is served with every record\'s INEP item and key', async (t) => {
   const exam = convertFixture(t)
   const out = mkdtempSync(path.join(tmpdir(), 'ppl-out-'))
   t.after(() => rmSync(out, { recursive: true, force: true }))
@@ -96,17 +96,18 @@ test('the written folder holds the exam as 2012-ppl with its official table and 
   assert.ok(existsSync(path.join(out, '2012-ppl', 'questions', '138', 'grafico.png')))
   const tableText = readFileSync(path.join(out, 'official', '2012-ppl.json'), 'utf8')
   assert.match(tableText, /^\{\n {2}"year": 2012,\n {2}"application": "ppl",/)
-  const table = JSON.parse(tableText) as OfficialYear
   const corrections = JSON.parse(readFileSync(path.join(out, 'official', 'corrections.json'), 'utf8')) as CorrectionsFile
-  assert.deepEqual(corrections.rows.map((row) => (row as { application?: string }).application), exam.corrections.map(() => 'ppl'))
-  const ledger = new CorrectionLedger(officialTable('', [table], corrections.rows))
-  const written = readdirSync(path.join(out, '2012-ppl', 'questions'))
-  assert.equal(written.length, exam.records.length)
-  for (const folder of written) {
-    const record = JSON.parse(readFileSync(path.join(out, '2012-ppl', 'questions', folder, 'details.json'), 'utf8')) as SourceQuestion
-    const served = ledger.correct(record, folder)
-    const item = itemAt(record.index)
-    assert.deepEqual([served.inep?.item, served.inep?.key, served.correctAlternative, served.discipline], [item.item, item.key, item.key, 'matematica'], folder)
+  assert.deepEqual(corrections.rows.map((row) => row.application), exam.corrections.map(() => 'ppl'))
+
+  const loaded = await loadDataset(out, { filesBaseUrl: 'http://api.test/files' })
+  assert.deepEqual(loaded.report.errors, [])
+  // The address of the file the source lacks, in the record's files and in its context.
+  assert.deepEqual([...new Set(loaded.report.warnings.map(({ kind, file }) => `${kind} ${file}`))], ['missing_file 2012-ppl/questions/139/details.json'])
+  assert.equal(loaded.catalog!.getExam(2012), undefined)
+  const questions = loaded.catalog!.getExam(2012, 'ppl')!.questions
+  assert.equal(questions.length, exam.records.length)
+  for (const question of questions) {
+    const item = itemAt(question.index)
+    assert.deepEqual([question.application, question.inep?.item, question.inep?.key, question.correctAlternative, question.discipline], ['ppl', item.item, item.key, item.key, 'matematica'], `#${question.index}`)
   }
-  assert.deepEqual(ledger.skipped, [])
 })

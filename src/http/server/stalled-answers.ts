@@ -84,11 +84,25 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
         // The first look after writes stopped completing only sets the mark the client must take bytes from.
         const taken = last.unacknowledged === undefined ? 0 : last.unacknowledged - bytes
         if (last.unacknowledged === undefined || taken >= MIN_TAKEN_BYTES) last.unacknowledged = bytes
-        if (taken >= MIN_TAKEN_BYTES) last.since = now
+        if (taken >= MIN_TAKEN_BYTES) {
+          last.since = now
+          keepIdleTimerOff(socket)
+        }
       }
       if (now - last.since >= stallTimeoutMs) socket.resetAndDestroy()
     }
   }, Math.min(1_000, Math.max(50, Math.floor(stallTimeoutMs / 4))))
   sweep.unref()
   server.once('close', () => clearInterval(sweep))
+}
+
+/**
+ * Starts the connection's idle timer over. Node restarts it only when a write completes or libuv's
+ * queue shrinks, so a client taking an answer at 16 KB/s, while the kernel's full buffer drains
+ * too slowly to take more, looks idle to it: after the idle timeout (30 s) the connection was
+ * closed with the rest of the answer unsent. Progress seen in the kernel counts as activity too.
+ */
+function keepIdleTimerOff (socket: ServerSocket): void {
+  const timeout = socket.timeout
+  if (timeout !== undefined && timeout > 0) socket.setTimeout(timeout)
 }

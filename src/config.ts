@@ -43,7 +43,7 @@ export interface Config {
      * closed as they arrive. A peer TRUST_PROXY names as a proxy is not capped (src/http/server/connection-guard.ts).
      */
     maxPerClient: number
-    /** A connection whose client has taken none of its answer for this long is reset (src/http/server/stalled-answers.ts). */
+    /** A connection whose client has taken (almost) none of its answer for this long is reset (src/http/server/stalled-answers.ts). */
     stallTimeoutMs: number
   }
   /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops accepting connections. */

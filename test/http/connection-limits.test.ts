@@ -10,6 +10,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { SAMPLE_DATA_DIR, loadConfig } from '../../src/config.ts'
 import { FULL_DATA_DIR, build, buildTestApp } from '../helper.ts'
+import { SERVER_TIMEOUTS } from '../../src/http/server/http-server-options.ts'
 import { parseResponse, rawRequest } from '../raw-http.ts'
 
 async function listening (env: Record<string, string>): Promise<{ app: FastifyInstance, port: number }> {
@@ -198,8 +199,13 @@ async function readSteadily (port: number, bytesPerSecond: number, deadline: num
 test('a reader at a steady 64 KB/s receives every byte of the uncompressed export', {
   skip: FULL_DATA_DIR === undefined ? 'needs an export larger than the kernel\'s socket buffers: set ENEM_DATA_DIR to the full dataset' : false
 }, async (t) => {
-  // A short stall timeout: a steady reader must not be taken for a stalled one even so.
-  const port = await (await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR!, RESPONSE_STALL_TIMEOUT: '2s' })).listen()
+  // The default stall timeout, as served. On loopback the client's kernel reopens its window a segment
+  // (64 KiB) at a time, so the server sees the reader's progress in bursts one to two seconds apart at this pace.
+  // A short idle timeout: a write to the kernel's full buffer completes only every twenty seconds or so at this
+  // pace, and Node's idle timer, which only such writes restart, must not take the reader for an idle one either
+  // (at the served 30 s that happens to a reader at 16 KB/s, which would make this test five minutes long).
+  const timeouts = { ...SERVER_TIMEOUTS, idleMs: 5_000 }
+  const port = await (await build(t, { ENEM_DATA_DIR: FULL_DATA_DIR! }, { timeouts })).listen()
   const atFullSpeed = await rawRequest(port, EXPORT_REQUEST, { timeoutMs: 30_000 })
   assert.equal(atFullSpeed.status, 200)
   const rate = 64 * 1024

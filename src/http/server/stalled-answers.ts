@@ -8,10 +8,18 @@ interface AnswerProgress {
   flushed: number
   /** Bytes libuv still holds, not yet taken by the kernel. */
   queued: number
-  /** What the kernel held unacknowledged at the last sweep, once writes have stopped completing. */
+  /** What the kernel held unacknowledged when the answer last advanced, once writes have stopped completing. */
   unacknowledged: number | undefined
   since: number
 }
+
+/**
+ * Least a client must take of an answer waiting on the kernel, within the stall timeout, to count
+ * as reading it (at the default 10 s, 1.6 KB/s; a steady reader of 16 KB/s takes a hundred times
+ * that). Less is what a slow-read attack takes: a few bytes every few seconds through a receive
+ * window of a few bytes, which would otherwise hold the connection for good.
+ */
+export const MIN_TAKEN_BYTES = 16 * 1024
 
 /**
  * Resets a connection whose answer has not advanced for `stallTimeoutMs`: a client that stopped
@@ -25,8 +33,8 @@ interface AnswerProgress {
  * timeout (a reader of the 4 MB export at 64 KB/s was cut off with its last 160 KB unsent). So a
  * connection whose writes have stopped completing is measured in the kernel: its unacknowledged
  * bytes (KernelSendQueues) shrink only as the client acknowledges what it read. A client reading
- * at any steady pace therefore advances, and only one that takes nothing for the whole timeout is
- * cut. Without the kernel's tables (not Linux), only Node's numbers are watched.
+ * at a steady pace therefore advances, and only one that takes less than MIN_TAKEN_BYTES in the
+ * whole timeout is cut. Without the kernel's tables (not Linux), only Node's numbers are watched.
  *
  * The cut is a reset (RST), not a close: a close would leave the megabytes still queued for that
  * client in the kernel, which keeps trying to deliver them to a reader that takes nothing. One
@@ -72,11 +80,29 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
       const last = progress.get(socket)
       if (last === undefined) continue
       const bytes = unacknowledged.get(socket)
-      if (bytes !== undefined && last.unacknowledged !== undefined && bytes < last.unacknowledged) last.since = now
-      last.unacknowledged = bytes
+      if (bytes !== undefined) {
+        // The first look after writes stopped completing only sets the mark the client must take bytes from.
+        const taken = last.unacknowledged === undefined ? 0 : last.unacknowledged - bytes
+        if (last.unacknowledged === undefined || taken >= MIN_TAKEN_BYTES) last.unacknowledged = bytes
+        if (taken >= MIN_TAKEN_BYTES) {
+          last.since = now
+          keepIdleTimerOff(socket)
+        }
+      }
       if (now - last.since >= stallTimeoutMs) socket.resetAndDestroy()
     }
   }, Math.min(1_000, Math.max(50, Math.floor(stallTimeoutMs / 4))))
   sweep.unref()
   server.once('close', () => clearInterval(sweep))
+}
+
+/**
+ * Starts the connection's idle timer over. Node restarts it only when a write completes or libuv's
+ * queue shrinks, so a client taking an answer at 16 KB/s, while the kernel's full buffer drains
+ * too slowly to take more, looks idle to it: after the idle timeout (30 s) the connection was
+ * closed with the rest of the answer unsent. Progress seen in the kernel counts as activity too.
+ */
+function keepIdleTimerOff (socket: ServerSocket): void {
+  const timeout = socket.timeout
+  if (timeout !== undefined && timeout > 0) socket.setTimeout(timeout)
 }

@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { after, before } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -83,4 +85,41 @@ export function watchPage (page: Page): PageActivity {
 /** The requests that went to an origin not in `allowed` (data: and blob: URLs are not requests to anyone). */
 export function foreignRequests (activity: PageActivity, allowed: string[]): string[] {
   return activity.requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && !allowed.includes(new URL(url).origin))
+}
+
+/** What a suite's `before` started: the listening app and Chromium (read them inside tests). */
+export interface BrowserSession {
+  readonly baseUrl: string
+  readonly browser: Browser
+  /** A GET (or `init`) of this server's `path` (no leading slash), required to be 200, read as JSON. */
+  api: <T>(path: string, init?: RequestInit) => Promise<T>
+}
+
+/**
+ * Starts the real app and Chromium before the suite's tests and closes both after them: the
+ * set-up every page suite shares. Call it at the top of a `describe`.
+ */
+export function browserSession (env: Record<string, string> = {}): BrowserSession {
+  let started: { listening: ListeningApp, browser: Browser } | undefined
+  const state = () => {
+    if (started === undefined) throw new Error('the browser session is read before its suite started it')
+    return started
+  }
+  before(async () => {
+    const listening = await startListeningApp(env)
+    started = { listening, browser: await launchChromium() }
+  })
+  after(async () => {
+    await started?.browser.close()
+    await started?.listening.app.close()
+  })
+  return {
+    get baseUrl () { return state().listening.baseUrl },
+    get browser () { return state().browser },
+    api: async <T>(path: string, init?: RequestInit): Promise<T> => {
+      const response = await fetch(`${state().listening.baseUrl}/${path}`, init)
+      assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`)
+      return await response.json() as T
+    }
+  }
 }

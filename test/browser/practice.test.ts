@@ -1,10 +1,8 @@
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { FastifyInstance } from 'fastify'
-import type { Browser } from 'playwright-core'
 import type { Question } from '../../src/data/record-schemas.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
-import { launchChromium, startListeningApp } from './browser.ts'
+import { browserSession } from './browser.ts'
 import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, seriousAccessibilityViolations, viewShown } from './question-browser-page.ts'
 
 /*
@@ -17,28 +15,14 @@ interface QuestionList { metadata: { total: number }, questions: Array<Question>
 interface ScoreAnswer { areas: Array<{ discipline: string, score: number, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }> }> }
 
 function practiceSuite (label: string, env: Record<string, string>, run: { year: number, discipline: string, language: string }): void {
-  let browser: Browser
-  let app: FastifyInstance
-  let baseUrl: string
-  before(async () => {
-    ({ app, baseUrl } = await startListeningApp(env))
-    browser = await launchChromium()
-  })
-  after(async () => {
-    await browser?.close()
-    await app?.close()
-  })
-  const address = (query: string) => `${baseUrl}/${query}`
-  const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
-    const response = await fetch(`${baseUrl}/${path}`, init)
-    assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`)
-    return await response.json() as T
-  }
+  const session = browserSession(env)
+  const { api } = session
+  const address = (query: string) => `${session.baseUrl}/${query}`
 
   test('choose an exam, an area and a language; answer in order; the answers survive a reload; the score is the API\'s', async () => {
     const { year, discipline, language } = run
     const { questions } = await api<QuestionList>(`v1/exams/${year}/questions?discipline=${discipline}&language=${language}&limit=50`)
-    const { page, activity, close } = await openBrowserPage(browser, address(''))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(''))
     await goTo(page, () => page.getByRole('link', { name: 'Fazer um simulado' }).click(), (url) => url.searchParams.has('simulado'))
     assert.equal(await page.locator('h1').innerText(), 'Simulado')
     assert.deepEqual(await seriousAccessibilityViolations(page), [])
@@ -92,16 +76,16 @@ function practiceSuite (label: string, env: Record<string, string>, run: { year:
     }
     assert.deepEqual(await seriousAccessibilityViolations(page), [])
     await screenshot(page, `practice-${label}-result`)
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
 
     await page.getByRole('button', { name: 'Apagar respostas' }).click()
     assert.equal(await page.locator('.progress-text').innerText(), `Questão 1 de ${questions.length} · 0 respondidas`)
     await close()
 
-    const phone = await openBrowserPage(browser, address(`?simulado=${year}&area=${discipline}&idioma=${language}`), { viewport: PHONE })
+    const phone = await openBrowserPage(session.browser, address(`?simulado=${year}&area=${discipline}&idioma=${language}`), { viewport: PHONE })
     assert.deepEqual(await seriousAccessibilityViolations(phone.page), [])
     await screenshot(phone.page, `practice-${label}-phone`)
-    assertOnlyThisServer(phone.activity, baseUrl)
+    assertOnlyThisServer(phone.activity, session.baseUrl)
     await phone.close()
   })
 }

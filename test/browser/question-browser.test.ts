@@ -1,11 +1,10 @@
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import type { FastifyInstance } from 'fastify'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { ExamDetailsFile, ExamSummary, Question } from '../../src/data/record-schemas.ts'
 import { examLabel } from '../../src/web/exam-options.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
-import { launchChromium, startListeningApp } from './browser.ts'
+import { browserSession } from './browser.ts'
 import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, seriousAccessibilityViolations, viewShown } from './question-browser-page.ts'
 
 /*
@@ -25,24 +24,9 @@ const statementLang = (question: QuestionRecord) => ({ ingles: 'en', espanhol: '
 const PAGE_SIZE = 12
 
 function questionBrowserSuite (label: string, env: Record<string, string>): void {
-  let browser: Browser
-  let app: FastifyInstance
-  let baseUrl: string
-  before(async () => {
-    ({ app, baseUrl } = await startListeningApp(env))
-    browser = await launchChromium()
-  })
-  after(async () => {
-    await browser?.close()
-    await app?.close()
-  })
-
-  const api = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${baseUrl}/${path}`)
-    assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`)
-    return await response.json() as T
-  }
-  const address = (query: string) => `${baseUrl}/${query}`
+  const session = browserSession(env)
+  const { api } = session
+  const address = (query: string) => `${session.baseUrl}/${query}`
   const cardTitles = (page: Page) => page.locator('.card h3').allInnerTexts()
   /** The card titles of a list: the exam named as the page names it (a second application says PPL). */
   const expectedTitles = async (list: QuestionList) => {
@@ -72,7 +56,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
 
   test('home page: the exams and the search form, from this server only, under 100 KB, accessible', async (t) => {
     const exams = await api<ExamSummary[]>('v1/exams')
-    const { page, activity, responses, close } = await openBrowserPage(browser, address(''))
+    const { page, activity, responses, close } = await openBrowserPage(session.browser, address(''))
     assert.equal(await page.getAttribute('html', 'lang'), 'pt-BR')
     assert.equal(await page.locator('h1').innerText(), 'Questões do ENEM')
     assert.deepEqual(await page.locator('.exam-list a').allInnerTexts(), exams.map((exam) => examLabel(exam)))
@@ -95,12 +79,12 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await page.keyboard.press('Tab')
     assert.equal(await page.evaluate('document.activeElement.id'), 'busca', 'after the skip link, Tab goes to the search box')
     await shot(page, 'home-desktop')
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
 
-    const phone = await openBrowserPage(browser, address(''), { viewport: PHONE })
+    const phone = await openBrowserPage(session.browser, address(''), { viewport: PHONE })
     await shot(phone.page, 'home-phone')
-    assertOnlyThisServer(phone.activity, baseUrl)
+    assertOnlyThisServer(phone.activity, session.baseUrl)
     await phone.close()
   })
 
@@ -108,7 +92,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const record = await questionWithImages()
     const word = statementWord(record)
     assert.ok(word !== undefined, 'a word to search for')
-    const { page, activity, close } = await openBrowserPage(browser, address(''))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(''))
 
     await page.getByLabel('Buscar no enunciado e nas alternativas').fill(word)
     await goTo(page, () => page.getByLabel('Buscar no enunciado e nas alternativas').press('Enter'), (url) => url.searchParams.get('q') === word)
@@ -142,11 +126,11 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.equal(await page.locator('.pager [aria-current="page"]').innerText(), `Página 2 de ${Math.ceil(firstPage.metadata.total / PAGE_SIZE)}`)
     t.diagnostic(`searched "${word}": ${found.metadata.total} results, ${narrowed.metadata.total} in ${record.year} without images`)
 
-    const phone = await openBrowserPage(browser, page.url(), { viewport: PHONE })
+    const phone = await openBrowserPage(session.browser, page.url(), { viewport: PHONE })
     await shot(phone.page, 'results-phone')
-    assertOnlyThisServer(phone.activity, baseUrl)
+    assertOnlyThisServer(phone.activity, session.baseUrl)
     await phone.close()
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
@@ -157,7 +141,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       t.skip('the dataset has no second application')
       return
     }
-    const { page, activity, close } = await openBrowserPage(browser, address(''))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(''))
     await page.getByLabel('Aplicação', { exact: true }).selectOption('ppl')
     await goTo(page, () => page.getByRole('button', { name: 'Buscar', exact: true }).click(), (url) => url.searchParams.get('aplicacao') === 'ppl')
     const found = await api<QuestionList>(`v1/questions?application=ppl&limit=${PAGE_SIZE}`)
@@ -180,14 +164,14 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.equal(await page.locator('h1').innerText(), examLabel(ppl))
     const detail = await api<ExamDetailsFile>(`v1/exams/${ppl.year}?application=ppl`)
     assert.equal(await page.locator('.numbers a').count(), new Set(detail.questions.filter((entry) => entry.language === null || entry.language === detail.languages[0]?.value).map((entry) => entry.index)).size)
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
   test('a question: statement with its images, alternatives, the answer, the next question, back, and its JSON', async () => {
     const record = await questionWithImages()
     const view = `?prova=${record.year}&questao=${record.index}${record.language === null ? '' : `&idioma=${record.language}`}`
-    const { page, activity, close } = await openBrowserPage(browser, address(view))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(view))
     assert.equal(await page.locator('h1').innerText(), record.title)
     assert.equal(await page.title(), `${record.title} · Questões do ENEM`)
     assert.equal(await page.locator('.statement').getAttribute('lang'), statementLang(record))
@@ -242,12 +226,12 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       assert.equal(await page.locator('h1').innerText(), record.title)
     }
 
-    const phone = await openBrowserPage(browser, address(view), { viewport: PHONE })
+    const phone = await openBrowserPage(session.browser, address(view), { viewport: PHONE })
     await phone.page.getByRole('button', { name: 'Mostrar resposta' }).click()
     await shot(phone.page, 'question-phone')
-    assertOnlyThisServer(phone.activity, baseUrl)
+    assertOnlyThisServer(phone.activity, session.baseUrl)
     await phone.close()
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
@@ -255,7 +239,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const exams = await api<ExamSummary[]>('v1/exams')
     const exam = exams[exams.length - 1]!
     const discipline = exam.disciplines[0]!.value
-    const { page, activity, close } = await openBrowserPage(browser, address(''))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(''))
     await page.getByLabel('Ano', { exact: true }).selectOption(String(exam.year))
     await page.getByLabel('Área', { exact: true }).selectOption(discipline)
     await goTo(page, () => page.getByRole('button', { name: 'Questão aleatória' }).click(), (url) => url.searchParams.has('questao'))
@@ -267,7 +251,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const shown = await api<QuestionRecord>(`v1/exams/${exam.year}/questions/${url.searchParams.get('questao')}`)
     assert.equal(shown.discipline, discipline)
     assert.equal(await page.locator('h1').innerText(), shown.title)
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
@@ -275,7 +259,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     const exams = await api<ExamSummary[]>('v1/exams')
     const exam = exams.find((candidate) => candidate.languages.length > 1) ?? exams[0]!
     const results = `?q=&ano=${exam.year}&sem-anuladas=1&pagina=2`
-    const { page, activity, close } = await openBrowserPage(browser, address(results))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(results))
     const expected = await api<QuestionList>(`v1/questions?year=${exam.year}&annulled=false&limit=${PAGE_SIZE}&offset=${PAGE_SIZE}`)
     const check = async () => {
       assert.equal(await page.getByLabel('Ano', { exact: true }).inputValue(), String(exam.year))
@@ -318,14 +302,14 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await viewShown(page)
     assert.equal(await page.locator('h1').innerText(), exam.title)
     await shot(page, 'exam-desktop')
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
   test('INEP\'s data after "Mostrar resposta": an annulled question says so, skill and difficulty are shown', async () => {
     const annulled = (await api<QuestionList>('v1/questions?annulled=true&limit=1')).questions[0]
     assert.ok(annulled?.inep?.annulled === true, 'the dataset has an annulled question')
-    const first = await openBrowserPage(browser, address(`?prova=${annulled.year}&questao=${annulled.index}${annulled.language === null ? '' : `&idioma=${annulled.language}`}`))
+    const first = await openBrowserPage(session.browser, address(`?prova=${annulled.year}&questao=${annulled.index}${annulled.language === null ? '' : `&idioma=${annulled.language}`}`))
     assert.equal(await first.page.locator('#resposta').isHidden(), true, 'the answer is not given before it is asked for')
     assert.equal(await first.page.locator('.alternative.correct').count(), 0)
     await first.page.getByRole('button', { name: 'Mostrar resposta' }).click()
@@ -333,7 +317,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.equal(await first.page.locator('.alternative.correct .verdict').innerText(), 'Gabarito original')
     assert.match(await first.page.locator('#resposta').innerText(), /O INEP anulou esta questão/)
     await shot(first.page, 'annulled-desktop')
-    assertOnlyThisServer(first.activity, baseUrl)
+    assertOnlyThisServer(first.activity, session.baseUrl)
     await first.close()
 
     let rated: QuestionRecord | undefined
@@ -343,14 +327,14 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       if (!list.metadata.hasMore) break
     }
     assert.ok(rated?.inep?.skill != null && rated.inep.irt != null, 'the dataset has a question with a skill and IRT parameters')
-    const second = await openBrowserPage(browser, address(`?prova=${rated.year}&questao=${rated.index}${rated.language === null ? '' : `&idioma=${rated.language}`}`))
+    const second = await openBrowserPage(session.browser, address(`?prova=${rated.year}&questao=${rated.index}${rated.language === null ? '' : `&idioma=${rated.language}`}`))
     assert.equal(await second.page.locator('.statement').getAttribute('lang'), statementLang(rated))
     await second.page.getByRole('button', { name: 'Mostrar resposta' }).click()
     const facts = await second.page.locator('#resposta dl').innerText()
     assert.match(facts, new RegExp(`H${rated.inep.skill} da matriz`))
     assert.ok(facts.includes(rated.inep.irt.b.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })), facts)
     await shot(second.page, 'inep-facts-desktop')
-    assertOnlyThisServer(second.activity, baseUrl)
+    assertOnlyThisServer(second.activity, session.baseUrl)
     await second.close()
   })
 
@@ -370,7 +354,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     for (const { question, markup } of withMarkup.slice(0, 3)) {
       t.diagnostic(`${question.title}${question.language === null ? '' : ` (${question.language})`}: ${markup}`)
       // With the CSP bypassed: the renderer alone must keep the markup inert.
-      const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${question.year}&questao=${question.index}${question.language === null ? '' : `&idioma=${question.language}`}`), { bypassCSP: true })
+      const { page, activity, close } = await openBrowserPage(session.browser, address(`?prova=${question.year}&questao=${question.index}${question.language === null ? '' : `&idioma=${question.language}`}`), { bypassCSP: true })
       const dialogs: string[] = []
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message())
@@ -382,7 +366,7 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       assert.equal(await page.locator('article.question').locator('script, iframe, object, embed, style, form, [onerror], [onload], [onmouseover], [onclick], a[href^="javascript" i]').count(), 0)
       assert.deepEqual(dialogs, [], 'no script from the data ran')
       if (question === withMarkup[0]!.question) await shot(page, 'markup-as-text-desktop')
-      assertOnlyThisServer(activity, baseUrl)
+      assertOnlyThisServer(activity, session.baseUrl)
       await close()
     }
   })
@@ -395,20 +379,20 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
       if (!list.metadata.hasMore) break
     }
     assert.ok(found !== undefined, 'the dataset has a question whose alternatives are images')
-    const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${found.year}&questao=${found.index}${found.language === null ? '' : `&idioma=${found.language}`}`))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(`?prova=${found.year}&questao=${found.index}${found.language === null ? '' : `&idioma=${found.language}`}`))
     for (const alternative of found.alternatives) {
       const image = page.locator(`.alternative[data-letter="${alternative.letter}"] img`)
       assert.equal(await image.getAttribute('src'), alternative.file)
       assert.match(await image.getAttribute('alt') ?? '', new RegExp(`alternativa ${alternative.letter}`))
     }
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
   test('an address naming no question shows the API\'s answer, and the way home', async () => {
     const exams = await api<ExamSummary[]>('v1/exams')
-    const { page, activity, close } = await openBrowserPage(browser, address(`?prova=${exams[0]!.year}&questao=999`))
-    const refusal = await fetch(`${baseUrl}/v1/exams/${exams[0]!.year}/questions/999`)
+    const { page, activity, close } = await openBrowserPage(session.browser, address(`?prova=${exams[0]!.year}&questao=999`))
+    const refusal = await fetch(`${session.baseUrl}/v1/exams/${exams[0]!.year}/questions/999`)
     assert.equal(refusal.status, 404)
     const { error } = await refusal.json() as { error: { message: string } }
     assert.equal(await page.locator('h1').innerText(), 'Não encontrado')
@@ -417,20 +401,20 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     // The browser logs the 404 it was given; nothing else.
     assert.deepEqual(activity.errors.filter((message) => !message.includes('404')), [])
     activity.errors.length = 0
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 
   test('a search the API refuses says why, next to the form to correct it', async () => {
-    const refusal = await fetch(`${baseUrl}/v1/questions?q=${encodeURIComponent('+++')}&limit=${PAGE_SIZE}`)
+    const refusal = await fetch(`${session.baseUrl}/v1/questions?q=${encodeURIComponent('+++')}&limit=${PAGE_SIZE}`)
     assert.equal(refusal.status, 422)
     const { error } = await refusal.json() as { error: { message: string } }
-    const { page, activity, close } = await openBrowserPage(browser, address(`?q=${encodeURIComponent('+++')}`))
+    const { page, activity, close } = await openBrowserPage(session.browser, address(`?q=${encodeURIComponent('+++')}`))
     assert.equal(await page.getByLabel('Buscar no enunciado e nas alternativas').inputValue(), '+++')
     assert.ok((await page.getByRole('alert').innerText()).includes(error.message))
     assert.deepEqual(activity.errors.filter((message) => !message.includes('422')), [])
     activity.errors.length = 0
-    assertOnlyThisServer(activity, baseUrl)
+    assertOnlyThisServer(activity, session.baseUrl)
     await close()
   })
 

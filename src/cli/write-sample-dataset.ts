@@ -80,6 +80,8 @@ import { formatTable, officialYearFromItems } from '../data/official/official-so
 import { officialTable } from '../data/official/official-table.ts'
 import { proposeCorrections } from '../data/official/corrections.ts'
 import { parseItensProva } from '../data/official/itens-prova.ts'
+import { DEFAULT_APPLICATION, examKey } from '../data/exam-key.ts'
+import { examTitle as convertedExamTitle } from '../data/sources/converted-exam.ts'
 
 // ---------------------------------------------------------------------------
 // Types
@@ -621,13 +623,14 @@ function buildContext (spec: QuestionSpec, topic: Topic, imageUrls: string[]): s
   return [topic.context, ...imageUrls.map((url) => `![](${url})`)].join('\n\n')
 }
 
-/** The exam's folder: `<year>`, or `<year>-ppl` for a second application (src/data/exam-key.ts). */
+/** The exam's folder: `<year>`, or `<year>-ppl` for a second application. */
 function examFolder (exam: ExamSpec): string {
-  return exam.application === undefined ? String(exam.year) : `${exam.year}-${exam.application}`
+  return examKey(exam.year, exam.application ?? DEFAULT_APPLICATION)
 }
 
+/** The exam's title, as the converter names converted exams. */
 function examTitle (exam: ExamSpec): string {
-  return exam.application === undefined ? `ENEM ${exam.year}` : `ENEM ${exam.year} PPL`
+  return convertedExamTitle({ year: exam.year, application: exam.application ?? DEFAULT_APPLICATION })
 }
 
 function buildQuestion (exam: ExamSpec, spec: QuestionSpec): { question: Question, files: OutputFile[] } {

@@ -15,7 +15,7 @@
 import Fastify from 'fastify'
 import { app, serverOptions } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
-import { loadDataset } from '../src/data/load-dataset.ts'
+import { loadDataset } from '../src/data/dataset/load-dataset.ts'
 import { LOCAL_STORE_MAX_CLIENTS } from '../src/http/rate-limit/memory-counter-store.ts'
 
 const clients = Number(process.argv[2] ?? 200_000)

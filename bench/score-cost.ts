@@ -1,5 +1,5 @@
 import { Compile } from 'typebox/compile'
-import { loadDataset } from '../src/data/load-dataset.ts'
+import { loadDataset } from '../src/data/dataset/load-dataset.ts'
 import { ScoreAnswers } from '../src/http/answers/score-answers.ts'
 import { SCORES_BODY_LIMIT, ScoreRequestSchema, type ScoreRequest } from '../src/http/schemas/scores.ts'
 

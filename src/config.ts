@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
-import { dataFolders } from './data/data-folders.ts'
+import { dataFolders } from './data/dataset/data-folders.ts'
 
 /** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))

@@ -5,7 +5,7 @@ import Fastify from 'fastify'
 import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { loadDataset } from './data/load-dataset.ts'
+import { loadDataset } from './data/dataset/load-dataset.ts'
 import { startDraining } from './http/server/graceful-close.ts'
 import { StartUpError, checkDataDir, checkListenAddress, describeListenError } from './start-up-checks.ts'
 

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import { inject, type Response as InjectResponse } from 'light-my-request'
 import { app, serverOptions } from '../src/app.ts'
 import { loadConfig, type Config } from '../src/config.ts'
-import { loadDataset, type LoadedDataset } from '../src/data/load-dataset.ts'
+import { loadDataset, type LoadedDataset } from '../src/data/dataset/load-dataset.ts'
 import type { Endpoint } from '../src/http/endpoints.ts'
 import { SERVER_TIMEOUTS, type ServerTimeouts } from '../src/http/server/http-server-options.ts'
 

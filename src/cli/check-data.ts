@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { SAMPLE_DATA_DIR } from '../config.ts'
-import { dataFolders } from '../data/data-folders.ts'
-import { loadDataset } from '../data/load-dataset.ts'
+import { dataFolders } from '../data/dataset/data-folders.ts'
+import { loadDataset } from '../data/dataset/load-dataset.ts'
 
 /**
  * `npm run check-data -- [--summary] [folder...]`: prints, for each dataset folder, every error

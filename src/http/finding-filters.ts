@@ -1,8 +1,8 @@
 import type { TOptional, TSchema } from 'typebox'
 import Type from 'typebox'
 import { APPLICATIONS, type Application } from '../data/exam-key.ts'
-import type { QuestionFilters } from '../data/question-filters.ts'
-import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/question-search.ts'
+import type { QuestionFilters } from '../data/finding/question-filters.ts'
+import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/finding/question-search.ts'
 import { ApiError, describeValue } from './errors.ts'
 import { slugParameter, stringParameter } from './schemas/parameters.ts'
 
@@ -12,7 +12,7 @@ import { slugParameter, stringParameter } from './schemas/parameters.ts'
  * its schema (grammar, description, examples: the 400 and the document) and how a value that
  * follows it becomes QuestionFilters (the 422 where it names nothing the service holds). The
  * query schemas are built from this table (src/http/schemas/finding.ts), the answers read the
- * values through it (readFilters), the finder tests records by src/data/question-filters.ts, and
+ * values through it (readFilters), the finder tests records by src/data/finding/question-filters.ts, and
  * the kept lists are keyed by the filter object itself: adding a filter is one entry here, plus
  * its record test there when it tests records.
  */

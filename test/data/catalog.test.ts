@@ -2,7 +2,7 @@ import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import type { Catalog } from '../../src/data/catalog.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 
 let catalog: Catalog
 before(async () => {

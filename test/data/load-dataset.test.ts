@@ -4,7 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/pr
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
 
 const OPTIONS = { filesBaseUrl: 'http://api.test/files' }

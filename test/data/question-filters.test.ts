@@ -1,10 +1,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
-import { QuestionFinder } from '../../src/data/question-finder.ts'
-import { filtersKey, RECORD_FILTERS, type QuestionFilters } from '../../src/data/question-filters.ts'
-import { parseSearchQuery } from '../../src/data/question-search.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
+import { QuestionFinder } from '../../src/data/finding/question-finder.ts'
+import { filtersKey, RECORD_FILTERS, type QuestionFilters } from '../../src/data/finding/question-filters.ts'
+import { parseSearchQuery } from '../../src/data/finding/question-search.ts'
 
 /*
  * The key of a filter set comes from the filter object itself, and the finder refuses a filter it

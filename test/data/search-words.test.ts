@@ -1,9 +1,9 @@
 import { before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
-import { searchableText } from '../../src/data/question-search.ts'
-import { foldedWords, foldText, wordKey } from '../../src/data/search-words.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
+import { searchableText } from '../../src/data/finding/question-search.ts'
+import { foldedWords, foldText, wordKey } from '../../src/data/finding/search-words.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
 
 /** Every distinct folded word of the searchable text of the dataset (the full one when ENEM_DATA_DIR is set). */

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { splitSample } from '../split-sample.ts'
 
 /*

@@ -1,7 +1,7 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { loadConfig } from '../../src/config.ts'
-import { loadDataset } from '../../src/data/load-dataset.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { getChecked, loadContract, type Contract } from '../contract.ts'
 import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, type SendRequest } from '../helper.ts'

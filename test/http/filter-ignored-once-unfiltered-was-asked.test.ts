@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Type from 'typebox'
-import { QuestionFinder } from '../../src/data/question-finder.ts'
-import { RECORD_FILTERS, recordFilter, type QuestionFilters } from '../../src/data/question-filters.ts'
+import { QuestionFinder } from '../../src/data/finding/question-finder.ts'
+import { RECORD_FILTERS, recordFilter, type QuestionFilters } from '../../src/data/finding/question-filters.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
 import { ENDPOINTS, type Endpoint } from '../../src/http/endpoints.ts'
@@ -15,7 +15,7 @@ import { build, requestPaths, TEST_PUBLIC_URL, loadTestDataset, type SendRequest
  * the request without it had been asked: the list of matches was kept under a key that listed the
  * filters a second time by hand, the new one missing, so `?year=2020&withContext=false` was
  * answered with the 21 questions of `?year=2020` (a fresh server answered 0). The key is now
- * derived from the filter object itself (src/data/question-filters.ts's filtersKey), and a filter
+ * derived from the filter object itself (src/data/finding/question-filters.ts's filtersKey), and a filter
  * is one entry of src/http/finding-filters.ts plus its record test.
  */
 

@@ -1,4 +1,4 @@
-import { SOURCE_FILE_PREFIX } from '../check-dataset.ts'
+import { SOURCE_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { DEFAULT_APPLICATION, examKey, type Application } from '../exam-key.ts'
 import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
 import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { checkQuestion, SOURCE_FILE_PREFIX } from '../check-dataset.ts'
+import { checkQuestion, SOURCE_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { matchBooklets } from '../official/booklet-match.ts'
 import { readItensProva, type YearItems } from '../official/itens-prova.ts'
 import { officialYearFromItems } from '../official/official-sources.ts'

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { BackgroundSteps } from '../../data/background-steps.ts'
+import { BackgroundSteps } from '../../data/dataset/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { storedPart, type DeflatedPart } from './deflated-parts.ts'

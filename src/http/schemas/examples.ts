@@ -1,5 +1,5 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
-import { SOURCE_FILE_PREFIX } from '../../data/load-dataset.ts'
+import { SOURCE_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
 import { LIMIT_MAX } from './parameters.ts'
 import { endpointUrl } from '../endpoints.ts'

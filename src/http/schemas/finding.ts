@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { QuestionSchema } from '../../data/record-schemas.ts'
-import { SEED_MAX } from '../../data/random-draw.ts'
+import { SEED_MAX } from '../../data/finding/random-draw.ts'
 import { FINDING_FILTERS, filterParameters } from '../finding-filters.ts'
 import { PaginationMetadataSchema } from './responses.ts'
 import { integerParameter, LIMIT_DEFAULT, LIMIT_MAX } from './parameters.ts'

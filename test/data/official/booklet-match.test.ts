@@ -12,8 +12,8 @@ import { languageLabelFor, textLanguage } from '../../../src/data/official/langu
 import { buildOfficialYears } from '../../../src/data/official/official-sources.ts'
 import { officialTable, readOfficialTable, OFFICIAL_DATA_DIR } from '../../../src/data/official/official-table.ts'
 import { proposeCorrections } from '../../../src/data/official/corrections.ts'
-import { DatasetReport } from '../../../src/data/dataset-report.ts'
-import { readDataset } from '../../../src/data/read-dataset.ts'
+import { DatasetReport } from '../../../src/data/dataset/dataset-report.ts'
+import { readDataset } from '../../../src/data/dataset/read-dataset.ts'
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url))
 const SOURCES_DIR = path.resolve(REPO, '../shared/inep')

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadDataset } from '../../../src/data/load-dataset.ts'
+import { loadDataset } from '../../../src/data/dataset/load-dataset.ts'
 import type { CorrectionsFile } from '../../../src/data/official/official-table.ts'
 import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
 import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'

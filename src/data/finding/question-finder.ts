@@ -1,5 +1,5 @@
-import type { Catalog } from './catalog.ts'
-import type { Question } from './record-schemas.ts'
+import type { Catalog } from '../catalog.ts'
+import type { Question } from '../record-schemas.ts'
 import { QuestionSearch, type SearchQuery } from './question-search.ts'
 import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
 

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch'
-import type { Question } from './record-schemas.ts'
-import { BackgroundSteps } from './background-steps.ts'
+import type { Question } from '../record-schemas.ts'
+import { BackgroundSteps } from '../dataset/background-steps.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */

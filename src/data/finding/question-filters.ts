@@ -1,5 +1,5 @@
-import type { Application } from './exam-key.ts'
-import type { Question } from './record-schemas.ts'
+import type { Application } from '../exam-key.ts'
+import type { Question } from '../record-schemas.ts'
 import type { SearchQuery } from './question-search.ts'
 
 /*

@@ -1,13 +1,13 @@
-import { Catalog, type Exam } from './catalog.ts'
+import { Catalog, type Exam } from '../catalog.ts'
 import { SOURCE_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, type SourceRecordFile } from './check-dataset.ts'
-import { CorrectionLedger } from './official/corrections.ts'
+import { CorrectionLedger } from '../official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
-import { officialDirFor, readOfficialTable, type OfficialTable } from './official/official-table.ts'
-import { OfficialReport } from './official/official-report.ts'
+import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
+import { OfficialReport } from '../official/official-report.ts'
 import { dataFolders } from './data-folders.ts'
-import { APPLICATIONS, compareNewestFirst, type Application } from './exam-key.ts'
+import { APPLICATIONS, compareNewestFirst, type Application } from '../exam-key.ts'
 import { describeExamKey, readDataset, type SourceExam } from './read-dataset.ts'
-import type { Question, SourceQuestion } from './record-schemas.ts'
+import type { Question, SourceQuestion } from '../record-schemas.ts'
 
 export { SOURCE_FILE_PREFIX }
 
@@ -65,7 +65,7 @@ export interface FolderLoad {
 /**
  * Reads, checks, corrects and indexes one dataset folder, or several served together (each with
  * its own official table: see LoadOptions.officialDir). A string is read as ENEM_DATA_DIR is: one
- * folder, or several separated by `:` (src/data/data-folders.ts). Never throws for bad data: every problem
+ * folder, or several separated by `:` (src/data/dataset/data-folders.ts). Never throws for bad data: every problem
  * lands in the report, and `catalog` is null if any is an error; an exam two folders both hold is
  * an error.
  * @example const { catalog, report } = await loadDataset('data/sample', { filesBaseUrl: 'http://localhost:3000/files' })

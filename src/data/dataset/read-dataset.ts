@@ -7,8 +7,8 @@ import {
   checkExamDetails, checkExamList, checkQuestion, compareExamSummaries, reportSchemaErrors, type SourceRecordFile
 } from './check-dataset.ts'
 import type { DatasetReport } from './dataset-report.ts'
-import { DEFAULT_APPLICATION, examKey, parseExamKey, type Application } from './exam-key.ts'
-import type { ExamDetailsFile, SourceExamSummary } from './record-schemas.ts'
+import { DEFAULT_APPLICATION, examKey, parseExamKey, type Application } from '../exam-key.ts'
+import type { ExamDetailsFile, SourceExamSummary } from '../record-schemas.ts'
 
 /*
  * Reading a dataset folder (the layout of the README's "Data" section) into the records its

@@ -1,11 +1,11 @@
 import { Compile } from 'typebox/compile'
 import Type from 'typebox'
 import type { DatasetReport } from './dataset-report.ts'
-import { DEFAULT_APPLICATION } from './exam-key.ts'
+import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import {
   ExamDetailsFileSchema, SourceExamSummarySchema, SourceQuestionSchema, LETTERS,
   type ExamDetailsFile, type QuestionSummary, type SourceExamSummary, type SourceQuestion
-} from './record-schemas.ts'
+} from '../record-schemas.ts'
 
 /*
  * The checks of a dataset: shape (a record that breaks the contract's types is an error) and

@@ -174,3 +174,17 @@ test('a dataset with errors refuses the start and names ENEM_DATA_DIR', async (t
   assert.ok(fatal !== undefined, stdout)
   assert.ok(fatal.msg.startsWith(`ENEM_DATA_DIR=${dir} has errors, refusing to start`), fatal.msg)
 })
+
+test('the same exam in two folders of ENEM_DATA_DIR refuses the start, naming the exam and the folders', async () => {
+  const dirs = `${SAMPLE_DATA_DIR}${path.delimiter}${SAMPLE_DATA_DIR}`
+  const { code, stdout } = await startBundle({ ENEM_DATA_DIR: dirs })
+  assert.equal(code, 1)
+  const lines = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { level: number, msg: string, kind?: string })
+  const fatal = lines.find((line) => line.level === 60)
+  assert.ok(fatal !== undefined, stdout)
+  assert.ok(fatal.msg.startsWith(`ENEM_DATA_DIR=${dirs} has errors, refusing to start`), fatal.msg)
+  assert.match(fatal.msg, /duplicate_exam/)
+  // Each exam the sample holds is named once, held by the first folder too.
+  const errors = lines.filter((line) => line.level === 50 && line.kind === 'duplicate_exam')
+  assert.ok(errors.length > 0 && errors.every((line) => line.msg.includes(`is held by ${SAMPLE_DATA_DIR} too`)), stdout)
+})

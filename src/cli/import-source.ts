@@ -50,7 +50,7 @@ if (!(SOURCE_KINDS as readonly string[]).includes(kind)) {
 try {
   const exams = CONVERTERS[kind as SourceKind](path.resolve(sourceDir), path.resolve(parsed.values.inep ?? DEFAULT_INEP_DIR))
   writeConversion(path.resolve(outDir), exams, path.basename(path.resolve(sourceDir)))
-  process.stdout.write(`${formatSummary(exams)}\nWrote ${exams.length} exams to ${path.resolve(outDir)}\n`)
+  process.stdout.write(`${formatSummary(exams)}\nWrote ${exams.length} exam${exams.length === 1 ? '' : 's'} to ${path.resolve(outDir)}\n`)
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`)
   process.exit(1)

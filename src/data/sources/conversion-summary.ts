@@ -1,9 +1,9 @@
-import { examLabel, type ConvertedExam, type LeftOutReason } from './converted-exam.ts'
+import { examLabel, LEFT_OUT_REASONS, type ConvertedExam, type LeftOutReason } from './converted-exam.ts'
 
 /*
  * What `npm run import-source` prints: per exam, the records of the source, those written, those
  * left out by reason, the booklet found per area with its agreement, and the correction rows; then
- * every record left out with its reason, and every warning.
+ * every record left out with its reason (and what each reason means), and every warning.
  */
 
 /** One line per exam. */
@@ -28,6 +28,7 @@ export function formatSummary (exams: readonly ConvertedExam[]): string {
   for (const entry of leftOut) {
     lines.push(`  ${entry.kind} ${examLabel(entry.exam)} #${entry.index}${entry.language === null ? '' : ` ${entry.language}`} (${entry.source}): ${entry.reason}: ${entry.detail}`)
   }
+  for (const reason of new Set(leftOut.map((entry) => entry.reason))) lines.push(`  (${reason}: ${LEFT_OUT_REASONS[reason]})`)
   const warnings = exams.flatMap((exam) => exam.warnings)
   lines.push(`Warnings (${warnings.length}):`)
   for (const warning of warnings) lines.push(`  ${warning}`)

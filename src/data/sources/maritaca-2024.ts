@@ -127,10 +127,15 @@ export function convertExam (sourceDir: string, file: string, items: YearItems, 
     const placement = placements[at]!
     if (!placement.placed) return leave(source, position, key.language, placement.reason, placement.detail)
     const match = matches.find((candidate) => candidate.area === placement.area)!
-    const item = itemOfSameOrder(items, match, placement.slot, key.language)
-    if ('reason' in item) return leave(source, position, key.language, item.reason, item.detail)
-    if (key.key === 'X') return leave(source, position, key.language, 'no-key', `the source's label is ${JSON.stringify(value.label)}; INEP's key of item ${item.item.item}: ${item.item.key}`)
     const target = targets.get(placement.area)!
+    // Where an item stands in our numbering, for the report of a question left out.
+    const ours = (code: number | null) => {
+      const slot = target?.slots.find((candidate) => candidate.items.some((other) => other.item === code))
+      return slot === undefined ? '' : ` (our ${examIndexOf(items.year, placement.area, slot.slot)})`
+    }
+    const item = itemOfSameOrder(items, match, placement.slot, key.language)
+    if ('reason' in item) return leave(source, position, key.language, item.reason, item.detail.replace(/item (\d+)/g, (text, code: string) => `${text}${ours(Number(code))}`))
+    if (key.key === 'X') return leave(source, position, key.language, 'no-key', `the source's label is ${JSON.stringify(value.label)}; INEP's key of item ${item.item.item}${ours(item.item.item)}: ${item.item.key}`)
     const targetSlot = target?.slots.find((slot) => slot.items.some((other) => other.item === item.item.item && other.language === item.item.language))
     if (target === null || targetSlot === undefined) {
       return leave(source, position, key.language, 'not-in-target', target === null

@@ -109,16 +109,17 @@ export const ExamQuerySchema = Type.Object({
 const languageQuery = slugParameter('Language view: null-language questions plus those in this language. Default: the first of the exam\'s `languages`; must be one the exam offers', 'a language the exam offers', ['ingles', 'espanhol'])
 
 export const QuestionListQuerySchema = Type.Object({
-  application: Type.Optional(applicationQuery),
   limit: Type.Optional(integerParameter(`Most questions to return, 1 to ${LIMIT_MAX}; default ${LIMIT_DEFAULT}`, `1 to ${LIMIT_MAX}`, ['10', '50'])),
   offset: Type.Optional(integerParameter('Questions of the view to skip (a position, not a question number), at least 0; default 0', 'at least 0', ['0', '10'])),
   language: Type.Optional(languageQuery),
-  discipline: Type.Optional(slugParameter('Narrows the view to one discipline the exam offers', 'a discipline the exam offers', ['matematica']))
+  discipline: Type.Optional(slugParameter('Narrows the view to one discipline the exam offers', 'a discipline the exam offers', ['matematica'])),
+  // Last: the reference page's "try it" fills in the first parameter's example, the language (as before there was an application).
+  application: Type.Optional(applicationQuery)
 })
 
 export const QuestionQuerySchema = Type.Object({
-  application: Type.Optional(applicationQuery),
-  language: Type.Optional(languageQuery)
+  language: Type.Optional(languageQuery),
+  application: Type.Optional(applicationQuery)
 })
 
 export type YearParams = Type.Static<typeof YearParamsSchema>

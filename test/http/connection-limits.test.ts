@@ -242,3 +242,36 @@ test('a client that stops reading is reset once the stall timeout has passed, it
   assert.equal(error, 'ECONNRESET')
   assert.ok(received < BIG_FILE_BYTES, `${received} bytes of ${BIG_FILE_BYTES} arrived`)
 })
+
+test('a client that stops reading near the end of an answer, the rest all in the kernel, is reset rather than left to the kernel', async (t) => {
+  // A short keep-alive timeout: once the answer has been handed whole to the kernel, Node would close
+  // the connection when it fires, leaving the kernel to deliver megabytes to a client that takes nothing.
+  const timeouts = { ...SERVER_TIMEOUTS, keepAliveMs: 300 }
+  const { app } = await build(t, { RESPONSE_STALL_TIMEOUT: '1s', ENEM_DATA_DIR: await datasetWithBigFile(t) }, { timeouts })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const socket = net.connect((app.server.address() as AddressInfo).port, '127.0.0.1')
+  await once(socket, 'connect')
+  let error: string | undefined
+  socket.on('error', (failure: NodeJS.ErrnoException) => { error = failure.code })
+  socket.write(`GET /files/${BIG_FILE} HTTP/1.1\r\nHost: api.test\r\n\r\n`)
+  // At full speed, then not at all, with about as much left as the kernel's buffers take.
+  let received = 0
+  await new Promise<void>((resolve) => {
+    const take = (chunk: Buffer) => {
+      received += chunk.length
+      if (received < BIG_FILE_BYTES - 3 * 1024 * 1024) return
+      socket.pause()
+      socket.off('data', take)
+      resolve()
+    }
+    socket.on('data', take)
+  })
+  for (const deadline = Date.now() + 20_000; await connectionCount(app) > 0 && Date.now() < deadline;) await sleep(50)
+  assert.equal(await connectionCount(app), 0, 'the server let the connection go')
+  const closed = new Promise((resolve) => socket.once('close', resolve))
+  socket.on('data', (chunk: Buffer) => { received += chunk.length })
+  socket.resume()
+  await closed
+  assert.equal(error, 'ECONNRESET')
+  assert.ok(received < BIG_FILE_BYTES, `${received} bytes of ${BIG_FILE_BYTES} arrived`)
+})

@@ -44,21 +44,39 @@ export const MIN_TAKEN_BYTES = 16 * 1024
 export function resetStalledAnswers (server: Server, stallTimeoutMs: number, kernel: KernelSendQueues = new KernelSendQueues()): void {
   const sockets = new Set<ServerSocket>()
   const progress = new WeakMap<ServerSocket, AnswerProgress>()
+  /** Connections Node's idle or keep-alive timeout would have closed while the kernel still held bytes for their client. */
+  const timedOut = new WeakSet<ServerSocket>()
   server.on('connection', (socket: ServerSocket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  // Node closes a connection whose timeout fires (unless a listener here says otherwise), handing
+  // whatever the kernel still holds for it to the kernel, which keeps trying to deliver it to a
+  // client that may take nothing. Such a connection stays open, watched like an answer waiting on
+  // the kernel: closed once its client has taken everything, reset if it stalls.
+  server.on('timeout', (socket: ServerSocket) => {
+    const unacknowledged = socket.writableLength === 0 ? kernel.unacknowledgedBytes([socket]).get(socket) : undefined
+    if (unacknowledged === undefined || unacknowledged === 0) {
+      socket.destroy()
+      return
+    }
+    timedOut.add(socket)
+    progress.set(socket, { flushed: socket.bytesWritten, queued: 0, unacknowledged, since: Date.now() })
+  })
 
-  /** Answers whose writes have not moved since the last sweep. */
+  /** Answers whose writes have not moved since the last sweep, and timed-out connections the kernel still holds bytes for. */
   const waitingOnTheKernel = (now: number): ServerSocket[] => {
     const waiting: ServerSocket[] = []
     for (const socket of sockets) {
       const pending = socket.writableLength
       const queued = socket._handle?.writeQueueSize ?? 0
       if (pending === 0 && queued === 0) {
-        progress.delete(socket)
+        if (timedOut.has(socket)) waiting.push(socket)
+        else progress.delete(socket)
         continue
       }
+      // A new answer on it: Node's timers watch it again.
+      timedOut.delete(socket)
       const flushed = socket.bytesWritten - pending
       const last = progress.get(socket)
       if (last === undefined || flushed !== last.flushed || queued < last.queued) {
@@ -80,6 +98,11 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
       const last = progress.get(socket)
       if (last === undefined) continue
       const bytes = unacknowledged.get(socket)
+      if (timedOut.has(socket) && (bytes === undefined || bytes === 0)) {
+        // Its client has taken everything: the close Node's timeout meant.
+        socket.destroy()
+        continue
+      }
       if (bytes !== undefined) {
         // The first look after writes stopped completing only sets the mark the client must take bytes from.
         const taken = last.unacknowledged === undefined ? 0 : last.unacknowledged - bytes

@@ -1,6 +1,7 @@
 import { SOURCE_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { DEFAULT_APPLICATION, examKey, type Application } from '../exam-key.ts'
 import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
+import type { AreaMatch } from '../official/booklet-match.ts'
 import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
 
 /*
@@ -92,6 +93,19 @@ export interface AreaBooklet {
   readonly sameOrder: readonly number[]
   /** The booklet the records were renumbered to, when it is not `code` (2024: the blue one). */
   readonly renumberedTo: number | null
+}
+
+/** An area's booklet match as the summary gives it; `renumberedTo` as in AreaBooklet. */
+export function areaBooklet (match: AreaMatch, renumberedTo: number | null = null): AreaBooklet {
+  return {
+    area: match.area,
+    code: match.booklet?.code ?? null,
+    colour: match.agreement?.colour ?? '',
+    agree: match.agreement?.agree ?? 0,
+    compared: match.agreement?.compared ?? 0,
+    sameOrder: match.sameOrder,
+    renumberedTo
+  }
 }
 
 export interface ConvertedExam {

@@ -6,7 +6,7 @@ import { readItensProva, type YearItems } from '../official/itens-prova.ts'
 import { officialYearFromItems } from '../official/official-sources.ts'
 import type { SourceQuestion } from '../record-schemas.ts'
 import { placeRecords } from './booklet-placement.ts'
-import { fileAddress, examTitle, type AreaBooklet, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
+import { areaBooklet, fileAddress, examTitle, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkAgainstTable } from './official-check.ts'
 
 /*
@@ -97,15 +97,7 @@ export function convertExam (sourceDir: string, folder: string, items: YearItems
 
   const table = officialYearFromItems(items, candidates.map(({ record }) => record))
   const checked = checkAgainstTable(KIND, id, table, candidates)
-  const booklets: AreaBooklet[] = matches.map((match) => ({
-    area: match.area,
-    code: match.booklet?.code ?? null,
-    colour: match.agreement?.colour ?? '',
-    agree: match.agreement?.agree ?? 0,
-    compared: match.agreement?.compared ?? 0,
-    sameOrder: match.sameOrder,
-    renumberedTo: null
-  }))
+  const booklets = matches.map((match) => areaBooklet(match))
   return {
     kind: KIND,
     id,

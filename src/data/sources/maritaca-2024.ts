@@ -9,7 +9,7 @@ import { textLanguage } from '../official/language-labels.ts'
 import { officialYearWithSecondSources, type ItemEntry } from '../official/official-sources.ts'
 import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type Area, type Letter, type SourceQuestion } from '../record-schemas.ts'
 import { placeRecords, type SourceKey } from './booklet-placement.ts'
-import { examTitle, fileAddress, type AreaBooklet, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
+import { areaBooklet, examTitle, fileAddress, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkAgainstTable } from './official-check.ts'
 
 /*
@@ -164,15 +164,7 @@ export function convertExam (sourceDir: string, file: string, items: YearItems, 
     if (target != null && booklet.code !== target.code) warnings.push(`${booklet.area}: the renumbered records agree best with booklet ${booklet.best}, not with ${target.code}`)
   }
   const checked = checkAgainstTable(KIND, id, table, candidates)
-  const booklets: AreaBooklet[] = matches.map((match) => ({
-    area: match.area,
-    code: match.booklet?.code ?? null,
-    colour: match.agreement?.colour ?? '',
-    agree: match.agreement?.agree ?? 0,
-    compared: match.agreement?.compared ?? 0,
-    sameOrder: match.sameOrder,
-    renumberedTo: targets.get(match.area)?.code ?? null
-  }))
+  const booklets = matches.map((match) => areaBooklet(match, targets.get(match.area)?.code ?? null))
   return {
     kind: KIND,
     id,

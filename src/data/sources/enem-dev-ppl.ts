@@ -7,7 +7,7 @@ import { officialYearFromItems } from '../official/official-sources.ts'
 import type { SourceQuestion } from '../record-schemas.ts'
 import { placeRecords } from './booklet-placement.ts'
 import { areaBooklet, fileAddress, examTitle, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
-import { checkAgainstTable } from './official-check.ts'
+import { checkedExam } from './official-check.ts'
 
 /*
  * The `enem-dev-ppl` source (../shared/sources/enem-dev-second-applications, its SOURCE.md): the
@@ -96,19 +96,8 @@ export function convertExam (sourceDir: string, folder: string, items: YearItems
   })
 
   const table = officialYearFromItems(items, candidates.map(({ record }) => record))
-  const checked = checkAgainstTable(KIND, id, table, candidates)
   const booklets = matches.map((match) => areaBooklet(match))
-  return {
-    kind: KIND,
-    id,
-    sourceRecords: questionFolders.length,
-    records: checked.records,
-    leftOut: [...leftOut, ...checked.leftOut],
-    booklets,
-    table,
-    corrections: checked.corrections,
-    warnings
-  }
+  return checkedExam({ kind: KIND, id, sourceRecords: questionFolders.length, leftOut, booklets, table, warnings }, candidates)
 }
 
 /**

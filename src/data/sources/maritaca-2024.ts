@@ -10,7 +10,7 @@ import { officialYearWithSecondSources, type ItemEntry } from '../official/offic
 import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type Area, type Letter, type SourceQuestion } from '../record-schemas.ts'
 import { placeRecords, type SourceKey } from './booklet-placement.ts'
 import { areaBooklet, examTitle, fileAddress, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
-import { checkAgainstTable } from './official-check.ts'
+import { checkedExam } from './official-check.ts'
 
 /*
  * The `maritaca-2024` source (../shared/sources/maritaca-enem-2024, its SOURCE.md): a regular exam
@@ -163,19 +163,8 @@ export function convertExam (sourceDir: string, file: string, items: YearItems, 
     const target = targets.get(booklet.area)
     if (target != null && booklet.code !== target.code) warnings.push(`${booklet.area}: the renumbered records agree best with booklet ${booklet.best}, not with ${target.code}`)
   }
-  const checked = checkAgainstTable(KIND, id, table, candidates)
   const booklets = matches.map((match) => areaBooklet(match, targets.get(match.area)?.code ?? null))
-  return {
-    kind: KIND,
-    id,
-    sourceRecords: lines.length,
-    records: checked.records,
-    leftOut: [...leftOut, ...checked.leftOut],
-    booklets,
-    table,
-    corrections: checked.corrections,
-    warnings
-  }
+  return checkedExam({ kind: KIND, id, sourceRecords: lines.length, leftOut, booklets, table, warnings }, candidates)
 }
 
 /**

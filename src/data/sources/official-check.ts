@@ -1,6 +1,6 @@
 import { CorrectionLedger, proposeCorrections } from '../official/corrections.ts'
 import { officialTable, type CorrectionRow, type OfficialYear } from '../official/official-table.ts'
-import type { ConvertedRecord, ExamId, LeftOut, SourceKind } from './converted-exam.ts'
+import type { AreaBooklet, ConvertedExam, ConvertedRecord, ExamId, LeftOut, SourceKind } from './converted-exam.ts'
 import { examFolder, questionFolder } from './converted-exam.ts'
 
 /*
@@ -36,4 +36,13 @@ export function checkAgainstTable (kind: SourceKind, id: ExamId, table: Official
     }
     records = records.filter((converted) => !failing.has(converted))
   }
+}
+
+/**
+ * A converted exam once its candidates pass the last check: those left out before it (`leftOut`)
+ * and by it are reported together.
+ */
+export function checkedExam (exam: { kind: SourceKind, id: ExamId, sourceRecords: number, leftOut: readonly LeftOut[], booklets: readonly AreaBooklet[], table: OfficialYear, warnings: readonly string[] }, candidates: readonly ConvertedRecord[]): ConvertedExam {
+  const checked = checkAgainstTable(exam.kind, exam.id, exam.table, candidates)
+  return { ...exam, records: checked.records, leftOut: [...exam.leftOut, ...checked.leftOut], corrections: checked.corrections }
 }

@@ -38,8 +38,6 @@ const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 32)
 const RUNS = envNumber('BENCH_RUNS', 5)
 const RUN_SECONDS = envNumber('BENCH_SECONDS', 3)
 const WARMUP_SECONDS = 1
-/** How long after its start the server is first measured (BENCH_SETTLE_SECONDS). */
-const SETTLE_SECONDS = envNumber('BENCH_SETTLE_SECONDS', 20)
 /** The 1-vs-2-worker comparison is a side question: shorter runs keep the whole bench near five minutes. */
 const WORKER_RUN_SECONDS = envNumber('BENCH_WORKER_SECONDS', 3)
 /** Rate limiting stays on (every counted request pays for it) with a limit no run can reach. */
@@ -494,7 +492,8 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
   const exportText = exported.body.toString('utf8')
   scenarios.push(...findingScenarios(exportText, exams))
   scenarios.push(await scoresScenario(port, year))
-  // Tens of thousands of paths: generated only when one of the costly rows runs.
+  // Generating the costly rows' paths is work of the bench's own process that raised the server's CPU
+  // per request in the rows measured after it (bench/results.md): done only when one of them runs.
   if (ONLY === undefined || ONLY.some((name) => COSTLY_ROW_NAMES.includes(name))) {
     scenarios.push(...costlyScenarios(exportText, exams, `/v1/exams/${year}/questions/${firstIndex}`))
   }
@@ -808,18 +807,10 @@ async function main (): Promise<void> {
     await stopProcess(server.child)
   }
   const ours = await startServer({ workers: 1, pinned: true, dataDir })
-  const oursStartedAt = Date.now()
   startupRuns.push(ours.startupMs)
   log(`bench: start-up to first ready /readyz: ${startupRuns.map((ms) => ms.toFixed(0)).join(', ')} ms`)
 
   const scenarios = (await discoverScenarios(ours.port)).filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
-  // A server some seconds after its start answers slower than in its first seconds (bench/results.md):
-  // every row is measured in that later, steady state, whatever the set-up before it took.
-  const settleMs = Math.max(0, SETTLE_SECONDS * 1000 - (Date.now() - oursStartedAt))
-  if (settleMs > 0) {
-    log(`bench: waiting ${Math.round(settleMs / 1000)} s, so the server is measured ${SETTLE_SECONDS} s after its start`)
-    await new Promise((resolve) => setTimeout(resolve, settleMs))
-  }
   const captures: Capture[] = []
   for (const scenario of scenarios) captures.push(await capture(ours.port, scenario))
   const sample = captures[0]!.headers

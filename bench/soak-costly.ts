@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
+import { runToEnd } from './run-to-end.ts'
 
 /*
  * The soak's cost phase (issue 26, item 3): a few connections send the costliest finding requests,
@@ -16,17 +16,6 @@ import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
 const COSTLY_CONNECTIONS = 4
 /** Distinct requests of each kind: more than a run can send, so none is answered from a cache. */
 const DISTINCT = 20_000
-
-function runWrk (args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { output += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { output += chunk })
-    child.once('error', reject)
-    child.once('exit', () => resolve(output))
-  })
-}
 
 /** wrk --latency's figures: requests/s, p50, p99, requests, errors. */
 function latencySummary (output: string): string {
@@ -63,10 +52,10 @@ request = function()
   return requests[sent]
 end
 `)
-  const normal = () => runWrk(['-t1', '-c1', `-d${seconds}s`, '--latency', `${base}${normalPath}`])
+  const normal = () => runToEnd('wrk', ['-t1', '-c1', `-d${seconds}s`, '--latency', `${base}${normalPath}`])
   const alone = await normal()
   const [attack, during] = await Promise.all([
-    runWrk(['-t1', `-c${COSTLY_CONNECTIONS}`, `-d${seconds + 2}s`, '--latency', '--timeout', '10s', '-s', script, '-H', `Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, base]),
+    runToEnd('wrk', ['-t1', `-c${COSTLY_CONNECTIONS}`, `-d${seconds + 2}s`, '--latency', '--timeout', '10s', '-s', script, '-H', `Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, base]),
     sleep(1_000).then(normal)
   ])
   return [

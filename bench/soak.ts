@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { runToEnd } from './run-to-end.ts'
 import { costlyPhase } from './soak-costly.ts'
 import { forwardFrom, slotHolderPhase } from './soak-slot-holder.ts'
 import { loadConfig } from '../src/config.ts'
@@ -53,18 +54,6 @@ function freePort (): Promise<number> {
   })
 }
 
-/** Runs a command to its end; its standard output. */
-function run (command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { output += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { output += chunk })
-    child.once('error', reject)
-    child.once('exit', () => resolve(output))
-  })
-}
-
 /** wrk's figures that matter here, one line. */
 function wrkSummary (output: string): string {
   const pick = (pattern: RegExp) => pattern.exec(output)?.[1]?.trim()
@@ -81,7 +70,7 @@ function wrkSummary (output: string): string {
 }
 
 const wrk = (port: number, connections: number, seconds: number) =>
-  run('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: identity', `http://127.0.0.1:${port}${TARGET}`])
+  runToEnd('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: identity', `http://127.0.0.1:${port}${TARGET}`])
 
 /** slowhttptest's last statistics row: connections closed, pending, connected, and whether the service stayed available. */
 async function slowhttptest (mode: '-X' | '-H', port: number, seconds: number, workDir: string): Promise<string> {
@@ -90,7 +79,7 @@ async function slowhttptest (mode: '-X' | '-H', port: number, seconds: number, w
   const args = mode === '-X'
     ? ['-X', ...common, '-k', '10', '-n', '5', '-w', '1', '-y', '16', '-z', '8']
     : ['-H', ...common, '-i', '5', '-x', '16']
-  const output = await run('slowhttptest', args)
+  const output = await runToEnd('slowhttptest', args)
   const csv = await readFile(`${prefix}.csv`, 'utf8').catch(() => undefined)
   if (csv === undefined) return `slowhttptest failed: ${output.trim().split('\n').slice(-3).join(' ')}`
   const rows = csv.trim().split('\n')

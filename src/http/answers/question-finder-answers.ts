@@ -3,10 +3,9 @@ import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder } from '../../data/finding/question-finder.ts'
 import { filtersKey, type QuestionFilters } from '../../data/finding/question-filters.ts'
-import type { Application } from '../../data/exam-key.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/finding/random-draw.ts'
 import { ApiError } from '../errors.ts'
-import { FINDING_FILTERS, readFilters, selectYears, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
+import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
 import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
@@ -117,10 +116,9 @@ export class QuestionFinderAnswers {
 
   /** GET /v1/export/questions.jsonl */
   exportQuestions (query: ExportQuery): PreparedBody {
-    const years = query.year === undefined ? undefined : [...selectYears(query.year, this.#export.years)].sort((a, b) => a - b)
-    // The grammar (APPLICATION_SELECTION_PATTERN) admits only the applications.
-    const applications = query.application === undefined ? undefined : new Set(query.application.split(',') as Application[])
-    return this.#export.body({ years, applications })
+    // Read by the same filter definitions as /v1/questions (FINDING_FILTERS), so the two cannot differ.
+    const { years, applications } = readFilters({ year: query.year, application: query.application }, this.#held, this.#filters)
+    return this.#export.body({ years: years === undefined ? undefined : [...years].sort((a, b) => a - b), applications })
   }
 
   /**

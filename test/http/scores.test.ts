@@ -198,6 +198,19 @@ describe('POST /v1/scores refuses', () => {
     }
   })
 
+  test('arrays nested 4,389 deep or more are a 400, not a 500 (describeValue overflowed the stack: RangeError)', async () => {
+    // Up to the body limit: as a whole body, as a field, as an answer.
+    for (const depth of [4_389, 5_000, Math.floor((SCORES_BODY_LIMIT - 40) / 2)]) {
+      const nested = '['.repeat(depth) + ']'.repeat(depth)
+      for (const body of [nested, `{"year":2023,"answers":${nested}}`, `{"year":2023,"answers":{"1":${nested}}}`, `{"year":${nested},"answers":{}}`, `{"year":2023,"booklet":1191,"answers":${nested}}`]) {
+        const response = await post(body)
+        await assertError(response, 400, 'bad_request')
+        // The message describes a bounded prefix of the value, not the whole of it.
+        assert.ok(response.body.length < 600, `${depth}: ${response.body.length} bytes`)
+      }
+    }
+  })
+
   test('is rate limited like every endpoint', async (t) => {
     const send = (await build(t, { RATE_LIMIT_MAX: '2' })).request
     const statuses = []

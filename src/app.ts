@@ -7,6 +7,7 @@ import type { Catalog } from './data/catalog.ts'
 import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
+import { jsonBody } from './http/plugins/json-body.ts'
 import { rateLimit } from './http/plugins/rate-limit.ts'
 import type { RequestCounter } from './http/rate-limit/request-counter.ts'
 import { requestLogging } from './http/plugins/request-logging.ts'
@@ -107,8 +108,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
   fastify.setSerializerCompiler(jsonSerializerCompiler)
   installErrorHandling(fastify, config.publicUrl)
-  // The one body the API reads (POST /v1/scores) is JSON: any other type is 415, not a string to validate.
-  fastify.removeContentTypeParser('text/plain')
+  // The one body the API reads (POST /v1/scores) is JSON, nested within bounds: any other type is 415, not a string to validate.
+  await fastify.register(jsonBody)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
   await fastify.register(requestLogging)

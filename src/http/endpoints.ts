@@ -39,11 +39,14 @@ export type ParameterValues = Readonly<Record<string, string>>
 export interface Endpoint {
   /**
    * GET (also answering HEAD; the fast path answers it) or POST (answering POST and OPTIONS only,
-   * with a JSON body checked against `body`; Fastify alone answers it).
+   * with a JSON body checked by `body.problem`; Fastify alone answers it).
    */
   readonly method: 'GET' | 'POST'
-  /** Schema of a POST's JSON body, its size limit in bytes, and what to say of a body that fails the schema (the 400's message, naming the field). */
-  readonly body?: { readonly schema: TSchema, readonly limit: number, readonly problem: (body: unknown) => string } | undefined
+  /**
+   * Schema of a POST's JSON body, its size limit in bytes, and its check against that schema: what
+   * to say of a body that fails it (the 400's message, naming the field), undefined for one that passes.
+   */
+  readonly body?: { readonly schema: TSchema, readonly limit: number, readonly problem: (body: unknown) => string | undefined } | undefined
   /** Path under API_BASE, in Fastify's syntax (`:name` for a path parameter). */
   readonly path: string
   readonly operationId: string
@@ -79,7 +82,7 @@ function endpoint<P extends TObject, Q extends TObject> (definition: EndpointDef
 }
 
 interface PostDefinition<B extends TSchema> extends Omit<Endpoint, 'params' | 'querystring' | 'answer' | 'method' | 'body'> {
-  body: { schema: B, limit: number, problem: (body: unknown) => string }
+  body: { schema: B, limit: number, problem: (body: unknown) => string | undefined }
   answer: (sources: AnswerSources, body: Static<B>) => PreparedBody
 }
 
@@ -90,7 +93,7 @@ function postEndpoint<B extends TSchema> (definition: PostDefinition<B>): Endpoi
     method: 'POST',
     params: NO_PARAMETERS,
     querystring: NO_PARAMETERS,
-    // Fastify checks the body against this very schema before answering.
+    // The route checks the body with `problem`, against this very schema, before answering.
     answer: (sources, _params, _query, body) => definition.answer(sources, body as Static<B>)
   }
 }

@@ -2,6 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Compile } from 'typebox/compile'
 import { ScoreAnswerSchema, SCORES_BODY_LIMIT } from '../../src/http/schemas/scores.ts'
+import { describeValue } from '../../src/http/errors.ts'
 import { readBookletTables } from '../../src/data/scores/booklet-table.ts'
 import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
 
@@ -209,6 +210,36 @@ describe('POST /v1/scores refuses', () => {
         assert.ok(response.body.length < 600, `${depth}: ${response.body.length} bytes`)
       }
     }
+  })
+
+  test('a body of more answers than an exam has questions, or nested past 32 levels, with 400', async () => {
+    const many = Object.fromEntries(Array.from({ length: 1_400 }, (_, at) => [String(at + 1), 'Z']))
+    await assertError(await post({ year: 2023, answers: many }), 400, 'bad_request', /body field answers has 1400 answers; an exam has 180 questions/)
+    const valid = Object.fromEntries(Array.from({ length: 181 }, (_, at) => [String(at + 1), 'A']))
+    await assertError(await post({ year: 2023, answers: valid }), 400, 'bad_request', /has 181 answers/)
+    // 180 is a whole exam: read, and its last bad letter named.
+    const last = Object.fromEntries(Array.from({ length: 180 }, (_, at) => [String(at + 1), at === 179 ? 'Z' : 'A']))
+    await assertError(await post({ year: 2023, answers: last }), 400, 'bad_request', /body field answers\.180 must be one of A, B, C, D, E, got "Z"/)
+    const deep = `{"year":2023,"answers":{"1":${'['.repeat(33)}${']'.repeat(33)}}}`
+    await assertError(await post(deep), 400, 'bad_request', /nests arrays or objects more than 32 deep/)
+    // Brackets inside strings are not nesting: this is a sheet whose letters are blanks.
+    await assertError(await post({ year: 2023, booklet: 1191, answers: '['.repeat(100) }), 422, 'unprocessable_entity', /answers must be 45 characters/)
+  })
+
+  test('describeValue writes a bounded prefix of any value, however deep or wide (it stringified the whole, and overflowed the stack)', () => {
+    let deep: unknown = []
+    for (let level = 0; level < 100_000; level++) deep = [deep]
+    assert.equal(describeValue(deep), `${'['.repeat(56)}..."`)
+    const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, at) => [`k${at}`, 'x'.repeat(at % 7)]))
+    assert.equal(describeValue(wide), `${JSON.stringify(wide).slice(0, 56)}..."`)
+    assert.equal(describeValue({ a: [1, 'b', null, true, { c: 2.5 }] }), JSON.stringify({ a: [1, 'b', null, true, { c: 2.5 }] }))
+    assert.equal(describeValue(undefined), 'undefined')
+  })
+
+  test('a long bad value is described by a short prefix of it', async () => {
+    const numbers = Array.from({ length: 3_000 }, (_, at) => at)
+    const response = await post({ year: 2023, answers: numbers })
+    await assertError(response, 400, 'bad_request', /body field answers must be object, got \[0,1,2,3,.*\.\.\."$/)
   })
 
   test('is rate limited like every endpoint', async (t) => {

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError, FastifySerializerCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
-import { Compile } from 'typebox/compile'
+import { compiledValidator, firstError } from './first-error.ts'
 
 /*
  * How Fastify checks requests and writes objects, set for the whole app. The schemas are TypeBox's,
@@ -9,19 +9,17 @@ import { Compile } from 'typebox/compile'
  * part of start-up in a --cpu-prof profile).
  */
 
-/** Validates params and querystrings with TypeBox's compiled checks; failures carry Ajv-shaped errors for the error handler. */
+/**
+ * Validates params, querystrings and bodies with TypeBox's compiled checks; a failure carries its
+ * first error only, in Ajv's shape, for the error handler (which names one), found without listing
+ * every error of the value (src/http/schemas/first-error.ts).
+ */
 export const typeBoxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) => {
-  const validator = Compile(schema)
+  // Compiled now, at start-up, rather than on the first request.
+  compiledValidator(schema)
   return (value: unknown) => {
-    if (validator.Check(value)) return { value }
-    const errors: FastifySchemaValidationError[] = validator.Errors(value).map((error) => ({
-      keyword: error.keyword,
-      instancePath: error.instancePath,
-      schemaPath: error.schemaPath,
-      params: error.params as Record<string, unknown>,
-      message: error.message
-    }))
-    return { error: errors }
+    const error: FastifySchemaValidationError | undefined = firstError(schema, value)
+    return error === undefined ? { value } : { error: [error] }
   }
 }
 

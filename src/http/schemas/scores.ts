@@ -1,8 +1,9 @@
 import Type from 'typebox'
-import { Compile } from 'typebox/compile'
 import { AreaSchema, LetterSchema } from '../../data/record-schemas.ts'
 import { isSheetProblem, SheetScorer } from '../../data/scores/sheet-scores.ts'
+import { AREA_BLOCK } from '../../data/official/exam-layout.ts'
 import { describeValue } from '../errors.ts'
+import { firstError } from './first-error.ts'
 
 /*
  * The body and the answer of POST /v1/scores (the contract's "Scores the way INEP computes them"):
@@ -18,6 +19,9 @@ const PRACTICE_EXAMPLE = { year: 2023, application: 'regular', language: 'ingles
 const SHEET_EXAMPLE = { year: 2023, booklet: 1191, answers: 'CABBAEDCEB*ADCBEEDACABCDEABDCBEAEDCBABCDEAB*C' }
 /** 2019's blue LC booklet in the microdata's 50-character form: the English five, the Spanish five (`99999`: not taken), the forty common. */
 const WIDE_SHEET_EXAMPLE = { year: 2019, booklet: 511, language: 'ingles', answers: 'ABDCE99999BCADEEBCDAACBDEDBCAEBCDEABCDEABDCEABCDEA' }
+
+/** Most answers a practice run holds: an exam has four areas of 45 questions, one answer each. */
+const MAX_ANSWERS = 4 * AREA_BLOCK
 
 /** A question index as a key of `answers`: a decimal integer, no leading zero (0 is well formed, and outside every exam: 422). */
 const INDEX_KEY = /^(?:0|[1-9][0-9]{0,5})$/
@@ -51,7 +55,9 @@ export const PracticeRunSchema = Type.Object({
   language: Type.Optional(LanguageField),
   answers: Type.Record(Type.String({ pattern: INDEX_KEY.source }), LetterSchema, {
     additionalProperties: false,
-    description: 'Letters (`A`–`E`) by question index of the exam (`"1"`–`"180"`). An area is scored when one of its questions is answered; its other questions count as wrong'
+    // Checked before the entries, so that a body of thousands of answers is refused at once.
+    maxProperties: MAX_ANSWERS,
+    description: `Letters (\`A\`–\`E\`) by question index of the exam (\`"1"\`–\`"180"\`), at most ${MAX_ANSWERS}. An area is scored when one of its questions is answered; its other questions count as wrong`
   })
 }, { additionalProperties: false, title: 'PracticeRun', description: 'A practice run on our questions: answers by question index of an exam we serve', examples: [PRACTICE_EXAMPLE] })
 
@@ -101,32 +107,33 @@ export const ScoreAnswerSchema = Type.Object({
 
 export type ScoreAnswer = Type.Static<typeof ScoreAnswerSchema>
 
-const PRACTICE_RUN = Compile(PracticeRunSchema)
-const ANSWER_SHEET = Compile(AnswerSheetSchema)
-
 /**
- * Why a body is not either form, naming the field: the form is told by `answers` (a string is a
- * sheet) or by `booklet`, and that form's first error is reported.
+ * The check of a body against ScoreRequestSchema: undefined when it is one of the two forms, or
+ * why not, naming the field. The form is told by `answers` (a string is a sheet) or by `booklet`,
+ * and that form's first error is reported. Its cost is that of reaching the first error
+ * (src/http/schemas/first-error.ts), and the value is described by a bounded prefix.
  */
-export function bodyProblem (body: unknown): string {
+export function bodyProblem (body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return `The body must be a JSON object, got ${describeValue(body)}`
   const fields = body as Record<string, unknown>
   const sheet = typeof fields.answers === 'string' || 'booklet' in fields
   const form = sheet ? 'an answer sheet' : 'a practice run'
-  const validator = sheet ? ANSWER_SHEET : PRACTICE_RUN
+  const schema = sheet ? AnswerSheetSchema : PracticeRunSchema
   const required = sheet ? ['year', 'booklet', 'answers'] : ['year', 'answers']
   const absent = required.find((name) => !(name in fields))
   if (absent !== undefined) return `body field ${absent} is required for ${form}`
-  const known = Object.keys(sheet ? AnswerSheetSchema.properties : PracticeRunSchema.properties)
+  const known = Object.keys(schema.properties)
   const unknown = Object.keys(fields).find((name) => !known.includes(name))
   if (unknown !== undefined) return `body field ${describeValue(unknown)} is not a field of ${form} (${known.join(', ')})`
   const answers = fields.answers
   if (!sheet && typeof answers === 'object' && answers !== null && !Array.isArray(answers)) {
-    const bad = Object.keys(answers).find((key) => !INDEX_KEY.test(key))
+    const keys = Object.keys(answers)
+    if (keys.length > MAX_ANSWERS) return `body field answers has ${keys.length} answers; an exam has ${MAX_ANSWERS} questions`
+    const bad = keys.find((key) => !INDEX_KEY.test(key))
     if (bad !== undefined) return `body field answers has key ${describeValue(bad)}; keys are question indexes (decimal integers)`
   }
-  const [first] = validator.Errors(body)
-  if (first === undefined) return 'The body is not a practice run nor an answer sheet'
+  const first = firstError(schema, body)
+  if (first === undefined) return undefined
   const pathNames = first.instancePath.split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
   const value = pathNames.reduce<unknown>((node, name) => (node as Record<string, unknown> | undefined)?.[name], body)
   const what = pathNames[0] === 'answers' && pathNames.length === 2 ? 'must be one of A, B, C, D, E' : first.message

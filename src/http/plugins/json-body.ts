@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify'
+import fastifyPlugin from 'fastify-plugin'
+import { ApiError } from '../errors.ts'
+
+/** Deepest nesting of arrays and objects a JSON body may have; a scores body has two levels. */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * The one parser of request bodies: JSON (POST /v1/scores), read as UTF-8 by Fastify's own parser
+ * (which refuses `__proto__` and `constructor.prototype`), after a bound on its nesting. Parsing
+ * arrays nested thousands deep, which fit in 16 KiB, cost JSON.parse tens of questions' CPU for a
+ * body refused anyway; a scan refuses them first. Every other content type is 415.
+ */
+export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
+  const parse = app.getDefaultJsonParser('error', 'error')
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const depth = nestingBeyond(body as string, MAX_JSON_DEPTH)
+    if (depth !== undefined) {
+      done(new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep; a scores body has two levels`), undefined)
+      return
+    }
+    parse(request, body as string, done)
+  })
+}, { name: 'enem-json-body', fastify: '5.x' })
+
+/**
+ * Whether a JSON text opens more than `limit` arrays or objects inside one another: the depth
+ * reached past the limit, or undefined. Brackets inside strings do not count. Most texts have
+ * fewer brackets than the limit in all, which is told without a scan.
+ */
+export function nestingBeyond (text: string, limit: number): number | undefined {
+  let brackets = 0
+  for (let at = text.indexOf('['); at !== -1 && brackets <= limit; at = text.indexOf('[', at + 1)) brackets++
+  for (let at = text.indexOf('{'); at !== -1 && brackets <= limit; at = text.indexOf('{', at + 1)) brackets++
+  if (brackets <= limit) return undefined
+  let depth = 0
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 0x22) {
+      // A string: to its closing quote, past escaped characters.
+      for (at++; at < text.length; at++) {
+        const inner = text.charCodeAt(at)
+        if (inner === 0x5c) at++
+        else if (inner === 0x22) break
+      }
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return depth
+    } else if (code === 0x5d || code === 0x7d) {
+      depth--
+    }
+  }
+  return undefined
+}

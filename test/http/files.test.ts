@@ -1,6 +1,8 @@
 import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { build, TEST_PUBLIC_URL } from '../helper.ts'
 
@@ -69,4 +71,30 @@ test('an unknown file is 404 with the error body', async () => {
     assert.equal(response.statusCode, 404, path)
     assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
   }
+})
+
+test('only image files a record names are served: a dotfile (/files/.env was 200 with its contents), a stray file at the top of the folder or beside a question, never, with or without Range', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'enem-files-'))
+  t.after(() => rm(dir, { recursive: true, force: true }))
+  await cp(SAMPLE_DATA_DIR, dir, { recursive: true })
+  const strays = {
+    '.env': 'SECRET=1\n',
+    'notes.txt': 'not an image\n',
+    'stray.png': 'a png no record names',
+    '2020/.hidden.png': 'dotfile in an exam folder',
+    '2020/questions/12/.env': 'SECRET=2\n',
+    '2020/questions/12/unnamed.png': 'an image beside a question that no record names'
+  }
+  for (const [name, text] of Object.entries(strays)) await writeFile(join(dir, name), text)
+  const { request: send } = await build(t, { ENEM_DATA_DIR: dir })
+  for (const name of Object.keys(strays)) {
+    for (const headers of [{}, { range: 'bytes=0-3' }]) {
+      const response = await send({ url: `/files/${name}`, headers })
+      assert.equal(response.statusCode, 404, `${name} ${JSON.stringify(headers)}: ${response.statusCode} ${response.body.slice(0, 80)}`)
+      assert.equal(response.json<{ error: { code: string } }>().error.code, 'not_found')
+    }
+  }
+  // The files records name are still served from that folder.
+  const named = await send('/files/2020/questions/12/0a1b2c3d-0000-4000-8000-000000000009.svg')
+  assert.equal(named.statusCode, 200)
 })

@@ -61,6 +61,38 @@ export function checkFolderAgreement (record: SourceQuestion, year: number, fold
   }
 }
 
+/** Every file address a record holds (its files, its alternatives' files, images in its texts), each with the field that holds it. */
+export function fileAddresses (record: SourceQuestion): Array<[field: string, address: string]> {
+  const addresses: Array<[string, string]> = record.files.map((address, position) => [`/files/${position}`, address])
+  record.alternatives.forEach((alternative, position) => {
+    if (alternative.file !== null) addresses.push([`/alternatives/${position}/file`, alternative.file])
+  })
+  for (const field of ['context', 'alternativesIntroduction'] as const) {
+    for (const address of record[field]?.match(SOURCE_ADDRESS) ?? []) addresses.push([`/${field}`, address])
+  }
+  return addresses
+}
+
+/** Image files, by extension: what a record's address may name for /files to serve. */
+const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|bmp|svg)$/i
+
+/**
+ * The files a dataset folder's records name that it holds and that are images, paths relative to
+ * the folder: the only files /files serves. A file no record names (a stray file at the top of the
+ * folder, a dotfile such as `.env`) is never served, nor a path with a segment that begins with a dot.
+ */
+export function namedImageFiles (records: Iterable<SourceQuestion>, filesOnDisk: ReadonlySet<string>): Set<string> {
+  const named = new Set<string>()
+  for (const record of records) {
+    for (const [, address] of fileAddresses(record)) {
+      if (!address.startsWith(SOURCE_FILE_PREFIX)) continue
+      const relative = address.slice(SOURCE_FILE_PREFIX.length)
+      if (filesOnDisk.has(relative) && IMAGE_FILE.test(relative) && !relative.split('/').some((segment) => segment.startsWith('.'))) named.add(relative)
+    }
+  }
+  return named
+}
+
 export function checkQuestionConsistency (
   record: SourceQuestion & Record<string, unknown>,
   exam: SourceExamSummary,
@@ -98,14 +130,7 @@ export function checkQuestionConsistency (
     report.add('empty_question', file, '', 'the question has neither context, files nor alternativesIntroduction')
   }
 
-  const addresses: Array<[string, string]> = record.files.map((address, position) => [`/files/${position}`, address])
-  record.alternatives.forEach((alternative, position) => {
-    if (alternative.file !== null) addresses.push([`/alternatives/${position}/file`, alternative.file])
-  })
-  for (const field of ['context', 'alternativesIntroduction'] as const) {
-    for (const address of record[field]?.match(SOURCE_ADDRESS) ?? []) addresses.push([`/${field}`, address])
-  }
-  for (const [field, address] of addresses) {
+  for (const [field, address] of fileAddresses(record)) {
     if (!address.startsWith(SOURCE_FILE_PREFIX)) {
       report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${SOURCE_FILE_PREFIX}`)
     } else if (!servableFiles.has(address.slice(SOURCE_FILE_PREFIX.length))) {

@@ -1,5 +1,5 @@
 import { Catalog, type Exam } from '../catalog.ts'
-import { SOURCE_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, type SourceRecordFile } from './check-dataset.ts'
+import { SOURCE_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, namedImageFiles, type SourceRecordFile } from './check-dataset.ts'
 import { CorrectionLedger } from '../official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
@@ -42,9 +42,9 @@ export interface LoadedDataset {
   /** What each folder held, in the order given. */
   folders: readonly FolderLoad[]
   /**
-   * Paths (relative to a dataset folder, `/`-separated) of every non-JSON file the folders hold in
-   * their question folders and at their top level, each with the folder that holds it: the only
-   * files `/files` may serve. A path two folders hold (a top-level file) is the first folder's.
+   * Paths (relative to a dataset folder, `/`-separated) of the image files the folders' records name
+   * and the folders hold, each with the folder that holds it: the only files `/files` may serve. A
+   * path two folders hold (a top-level file) is the first folder's.
    */
   servableFiles: ReadonlyMap<string, string>
 }
@@ -126,7 +126,8 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
   }
   const examKeys = [...exams].sort((a, b) => compareNewestFirst(a.summary, b.summary)).map((exam) => exam.key)
   const questionCount = exams.reduce((sum, exam) => sum + exam.questions.length, 0)
-  return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles: source.servableFiles }, exams }
+  const servableFiles = namedImageFiles(source.exams.flatMap((exam) => exam.records.map((item) => item.record)), source.servableFiles)
+  return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles }, exams }
 }
 
 function buildExam (

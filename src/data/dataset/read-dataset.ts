@@ -34,7 +34,8 @@ export interface SourceDataset {
   exams: SourceExam[]
   /**
    * Paths (relative to the dataset folder, `/`-separated) of every non-JSON file the dataset
-   * holds in its question folders and at its top level: the only files `/files` may serve.
+   * holds in its question folders and at its top level: what a record's address may name. Of
+   * these, /files serves the images records do name (check-dataset.ts's namedImageFiles).
    */
   servableFiles: Set<string>
 }

@@ -16,9 +16,11 @@ const MIN_COMPRESSIBLE_BYTES = 512
  * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
  * an unseeded draw, a multi-year export) must not cost more to compress than to make: its gzip is
  * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
- * what it offers first; brotli, which has no such assembly, at a low quality to a client that takes
- * br but not gzip (the contract promises br when asked), unless the body says it never offers br
- * (`brotli: false`: a multi-year export, megabytes).
+ * what it offers; a client that takes neither gzip nor identity (`br, identity;q=0`) gets brotli,
+ * which has no such assembly, at a low quality, unless the body says it never offers br
+ * (`brotli: false`: a multi-year export, megabytes). A client that takes br but not gzip gets the
+ * bytes as they are: every client takes identity unless it refuses it, and compressing with brotli
+ * for one request cost it more than ten questions' CPU (bench/results.md).
  */
 export type CompressionEffort = 'max' | 'fast' | 'once'
 
@@ -111,7 +113,13 @@ export class PreparedBody {
     if (!this.compressible) return 'identity'
     if (this.#effort !== 'once' && this.#brotli) return negotiateEncoding(acceptEncoding)
     if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
-    return (this.#brotli ? oneUseNegotiator : gzipOnlyNegotiator).negotiate(acceptEncoding) ?? 'identity'
+    // Made for one request: gzip (assembled from parts) or the bytes as they are, which HTTP lets
+    // every client take unless it says `identity;q=0`; only such a client gets brotli, at the
+    // one-use quality. Brotli at quality 0 for a br-only client cost twice a browser's gzip.
+    const chosen = oneUseNegotiator.negotiate(acceptEncoding)
+    if (chosen !== null) return chosen
+    if (!refusesIdentity(acceptEncoding)) return 'identity'
+    return this.#brotli && brotliOnlyNegotiator.negotiate(acceptEncoding) === 'br' ? 'br' : 'identity'
   }
 
   /**
@@ -186,9 +194,26 @@ export function strongEtagOf (data: Buffer | string): string {
 }
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
-/** For a body made for one request: gzip first, its compression being a copy (see CompressionEffort). */
-const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'br', 'identity'] })
-const gzipOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
+/** For a body made for one request: gzip, its compression being a copy, or the bytes as they are (see CompressionEffort). */
+const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gzip', 'identity'] })
+/** For a body made for one request, to a client that takes neither gzip nor identity. */
+const brotliOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br'] })
+
+/**
+ * Whether an Accept-Encoding refuses the body as it is: `identity;q=0`, or `*;q=0` without naming
+ * identity (RFC 9110, 12.5.3). Identity is acceptable to every other client, named or not.
+ */
+export function refusesIdentity (acceptEncoding: string): boolean {
+  let wildcardRefused = false
+  for (const entry of acceptEncoding.split(',')) {
+    const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase())
+    const quality = parameters.find((parameter) => parameter.startsWith('q='))
+    const refused = quality !== undefined && Number(quality.slice(2)) === 0
+    if (coding === 'identity') return refused
+    if (coding === '*') wildcardRefused = refused
+  }
+  return wildcardRefused
+}
 
 /** The encoding to answer with, by the client's Accept-Encoding; identity when it names none we have. */
 export function negotiateEncoding (acceptEncoding: string | undefined): ContentEncoding {

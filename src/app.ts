@@ -19,7 +19,7 @@ import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
 import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
 import { ExamAnswers } from './http/answers/exam-answers.ts'
-import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
+import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from './http/endpoints.ts'
 import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
@@ -91,7 +91,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     requestIdHeader: false,
     // A request that arrives while the server closes is still answered, with `Connection: close` (src/http/server/graceful-close.ts).
     return503OnClosing: false,
-    clientErrorHandler: clientErrorHandler(config.publicUrl),
+    clientErrorHandler: clientErrorHandler(config.publicUrl, timeouts.requestMs),
     frameworkErrors: frameworkErrorHandler(config.publicUrl)
   }
 }
@@ -113,7 +113,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
   await fastify.register(requestLogging)
-  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
+  const maxBodyBytes = Math.max(0, ...(endpoints ?? ENDPOINTS).map((endpoint) => endpoint.body?.limit ?? 0))
+  installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, maxBodyBytes })
   guardConnections(fastify.server, config.connections, trustProxyFunction(config.trustProxy))
   installGracefulClose(fastify)
   installRequestGuard(fastify)

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   400: 'bad_request',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
   414: 'uri_too_long',
   415: 'unsupported_media_type',

@@ -1,6 +1,7 @@
 import type { Endpoint } from './endpoints.ts'
 import type { ErrorCode } from './error-codes.ts'
 import { grammarOf, rangeOfParameter } from './schemas/parameters.ts'
+import { SERVER_TIMEOUTS } from './server/http-server-options.ts'
 
 /**
  * What each error code means, for the reference page's "Errors" section and each operation's
@@ -16,7 +17,8 @@ export function errorDescriptions (endpoints: readonly Endpoint[]): Record<Error
     not_found: 'Valid values that name nothing: an unknown year, question index or path.',
     method_not_allowed: posts.length === 0 ? 'Only GET, HEAD and OPTIONS are served.' : `Only GET, HEAD and OPTIONS are served; ${postList} answer${posts.length === 1 ? 's' : ''} POST and OPTIONS only.`,
     payload_too_large: posts.length === 0 ? 'The API takes no request body.' : `The API takes no request body but ${postList}, whose JSON body is at most ${bodyLimits}.`,
-    unsupported_media_type: posts.length === 0 ? 'The API takes no request body.' : `${postList} take${posts.length === 1 ? 's' : ''} a body of Content-Type application/json only.`,
+    unsupported_media_type: posts.length === 0 ? 'The API takes no request body.' : `${postList} take${posts.length === 1 ? 's' : ''} a body of Content-Type application/json only, in UTF-8 (no other charset), uncompressed (no Content-Encoding).`,
+    request_timeout: `The request, its headers or its body, did not arrive within ${SERVER_TIMEOUTS.requestMs / 1000} s; the connection is closed.`,
     uri_too_long: 'The request line is too long.',
     unprocessable_entity: `Well-formed, but out of range or naming nothing the service holds: ${rangeList(endpoints)}` +
       (posts.length === 0 ? '.' : `; for ${postList}, a body whose values parse but name nothing (see the operation).`),

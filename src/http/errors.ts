@@ -150,7 +150,8 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
   const status = fastifyError.statusCode
   if (status === 413) {
     const limit = request.routeOptions.schema?.body === undefined ? undefined : request.routeOptions.bodyLimit
-    return new ApiError(413, limit === undefined ? 'Request bodies are not accepted' : `The request body is larger than ${limit} bytes`)
+    // The rest of the body is not read: the connection closes after the answer instead of draining it.
+    return new ApiError(413, limit === undefined ? 'Request bodies are not accepted' : `The request body is larger than ${limit} bytes`, { connection: 'close' })
   }
   if (status !== undefined && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.

@@ -32,11 +32,11 @@ export function frameworkErrorHandler (publicUrl: string) {
 /**
  * Fastify's `clientErrorHandler`, for requests Node's HTTP parser refuses before Fastify sees
  * them. Fastify's default answers with its own JSON shape; this one answers with the contract's
- * error body (400 for an unparseable request, 431 for headers over MAX_HEADER_BYTES) and a bare
- * 408 for a client too slow to send its headers (it is gone or hostile; nobody reads a body).
+ * error body: 400 for an unparseable request, 431 for headers over MAX_HEADER_BYTES, 408 for a
+ * client too slow to send its headers or its body (a client that sent a slow body may read the answer).
  * The connection is closed after the answer: the parser cannot find the next request in it.
  */
-export function clientErrorHandler (publicUrl: string) {
+export function clientErrorHandler (publicUrl: string, requestTimeoutMs: number) {
   const answered = new WeakSet<Socket>()
   return function (this: FastifyInstance, error: ConnectionError, socket: ServerSocket): void {
     // A lingering connection's late bytes are dropped unparsed (lingerBeforeClosing): nothing to answer.
@@ -56,13 +56,11 @@ export function clientErrorHandler (publicUrl: string) {
       socket.destroy()
       return
     }
-    if (status === 408) {
-      answerAndClose(socket, `HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
-      return
-    }
-    const message = status === 431
-      ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`
-      : 'The request is not valid HTTP/1.1'
+    const message = status === 408
+      ? `The request did not arrive in time: its headers and body must be sent within ${requestTimeoutMs / 1000} s`
+      : status === 431
+        ? `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`
+        : 'The request is not valid HTTP/1.1'
     answerAndClose(socket, rawErrorResponse(publicUrl, status, message))
   }
 }

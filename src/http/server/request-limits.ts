@@ -13,6 +13,8 @@ export interface RequestLimitsOptions {
   allowedMethods: readonly string[]
   /** Base of the docUrl in the error bodies written straight to the socket. */
   publicUrl: string
+  /** The largest body any route reads, in bytes: a client announcing more is not told to send it (no `100 Continue`). */
+  maxBodyBytes: number
 }
 
 /**
@@ -24,9 +26,15 @@ export interface RequestLimitsOptions {
  * it would drop without a word, and an `Expect` other than 100-continue, which it would refuse
  * with a bare 417.
  */
-export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl }: RequestLimitsOptions): void {
+export function installRequestLimits (app: FastifyInstance, { allowedMethods, publicUrl, maxBodyBytes }: RequestLimitsOptions): void {
   keepHalfClosedConnections(app.server)
   app.server.on('connection', lingerBeforeClosing)
+  // `Expect: 100-continue` asks whether to send the body: not when it is larger than any route reads
+  // (the 413 comes at once, and the client keeps its body). Node would say `100 Continue` to all.
+  app.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!(declaredLength(request.headers) > maxBodyBytes)) response.writeContinue()
+    app.server.emit('request', request, response)
+  })
   // RFC 9110 lets a server ignore an expectation it does not know; the request is served as if it had none.
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response))
   app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
@@ -50,8 +58,14 @@ function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowe
     return new ApiError(414, `The request target is ${request.url.length} characters long; at most ${MAX_URL_LENGTH} are accepted`)
   }
   if (!declaresBody(request.headers)) return undefined
-  // A route that takes a body (POST /v1/scores) reads it, within its own bodyLimit.
-  if (request.routeOptions.schema?.body !== undefined) return undefined
+  // A route that takes a body (POST /v1/scores) reads it, within its own bodyLimit, if it can read it
+  // as it is: plain bytes, in UTF-8 (JSON's encoding); refused before a byte of it is read.
+  if (request.routeOptions.schema?.body !== undefined) {
+    const problem = bodyEncodingProblem(request.headers)
+    if (problem === undefined) return undefined
+    reply.header('connection', 'close')
+    return new ApiError(415, problem)
+  }
   reply.header('connection', 'close')
   const routeAllows = (request.routeOptions.config as { allowedMethods?: readonly string[] } | undefined)?.allowedMethods
   if (routeAllows !== undefined) return methodNotAllowed(request.method, routeAllows)
@@ -59,6 +73,28 @@ function requestLimitError (request: FastifyRequest, reply: FastifyReply, allowe
     return methodNotAllowed(request.method, allowedMethods)
   }
   return new ApiError(413, 'Request bodies are not accepted')
+}
+
+/**
+ * Why a body cannot be read as the JSON it should be, or undefined: a Content-Encoding (gzip, or
+ * any but identity; it would be parsed as if plain), or a charset other than UTF-8 (JSON is UTF-8,
+ * RFC 8259; a UTF-16 body would be read as garbage).
+ */
+export function bodyEncodingProblem (headers: IncomingHttpHeaders): string | undefined {
+  const encoding = headers['content-encoding']?.trim().toLowerCase()
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    return `Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted: send the body uncompressed`
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(headers['content-type'] ?? '')?.[1]?.toLowerCase()
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return `charset ${JSON.stringify(charset.slice(0, 40))} is not accepted: a JSON body is UTF-8`
+  }
+  return undefined
+}
+
+/** The Content-Length a request declares, NaN without one (or with a malformed one, which Node refuses anyway). */
+function declaredLength (headers: IncomingHttpHeaders): number {
+  return headers['content-length'] === undefined ? Number.NaN : Number(headers['content-length'])
 }
 
 /** Whether a request comes with a body (the API takes none). Shared with the fast path, which leaves such requests to these checks. */

@@ -111,7 +111,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // The one body the API reads (POST /v1/scores) is JSON, nested within bounds: any other type is 415, not a string to validate.
   await fastify.register(jsonBody)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
-  await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
+  await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'], countedPrefix: `${API_BASE}/`, requestCounter: () => requestCounter })
   await fastify.register(requestLogging)
   const maxBodyBytes = Math.max(0, ...(endpoints ?? ENDPOINTS).map((endpoint) => endpoint.body?.limit ?? 0))
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, maxBodyBytes })

@@ -56,22 +56,24 @@ test('a 304 keeps the CORS headers, so a browser revalidating from script can us
   assertCors(cached.headers, '304')
 })
 
-test('preflight: 204 with GET, HEAD, OPTIONS, POST (for /v1/scores), with or without Origin, on any path, not rate limited', async () => {
+test('preflight: 204 with GET, HEAD, OPTIONS, POST (for /v1/scores), with or without Origin, on any path', async () => {
   const variants: Array<Record<string, string>> = [
     { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
     { origin: 'https://example.org' },
     {}
   ]
+  let client = 0
   for (const url of ['/v1/exams', '/v1/exams/2020/questions?limit=5', '/files/2020/x.png', '/healthz']) {
     for (const headers of variants) {
-      const response = await server.request({ method: 'OPTIONS', url, headers, remoteAddress: '192.0.2.5' })
+      // A client of its own each: preflights of the API are counted (the test below).
+      const response = await server.request({ method: 'OPTIONS', url, headers, remoteAddress: `192.0.2.${50 + client++}` })
       const what = `OPTIONS ${url} ${JSON.stringify(headers)}`
       assert.equal(response.statusCode, 204, what)
       assert.equal(response.body, '', what)
       assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS, POST', what)
       assert.equal(response.headers['access-control-allow-origin'], '*', what)
       assert.equal(response.headers['access-control-max-age'], '86400', what)
-      assert.equal(response.headers['ratelimit-limit'], undefined, what)
+      assert.equal(response.headers['ratelimit-limit'], url.startsWith('/v1/') ? '3' : undefined, what)
       assert.equal(response.headers['x-content-type-options'], 'nosniff', what)
       if (headers['access-control-request-headers'] !== undefined) {
         assert.equal(response.headers['access-control-allow-headers'], 'if-none-match', what)
@@ -87,4 +89,31 @@ test('over real HTTP: preflight without Origin, and the parser\'s own 431, carry
   const tooLarge = await rawRequest(port, `GET /v1/exams HTTP/1.1\r\nHost: api.test\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`)
   assert.equal(tooLarge.status, 431)
   assertCors(tooLarge.headers, '431')
+})
+
+test('preflights of the API count against the client\'s quota (they were never limited): over it, the contract\'s 429 with CORS headers; other paths\' are not counted', async () => {
+  const preflight = { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }
+  const statuses: number[] = []
+  for (let count = 0; count < 4; count++) statuses.push((await server.request({ method: 'OPTIONS', url: '/v1/scores', headers: preflight, remoteAddress: '192.0.2.20' })).statusCode)
+  assert.deepEqual(statuses, [204, 204, 204, 429])
+  const refused = await server.request({ method: 'OPTIONS', url: '/v1/exams', headers: preflight, remoteAddress: '192.0.2.20' })
+  assert.equal(refused.statusCode, 429)
+  assert.equal(refused.json<{ error: { code: string } }>().error.code, 'rate_limit_exceeded')
+  assert.ok(Number(refused.headers['retry-after']) >= 1)
+  assertCors(refused.headers, 'the 429 of a preflight')
+  // The preflights used the quota of the client's requests too.
+  assert.equal((await server.request({ url: '/v1/exams', remoteAddress: '192.0.2.20' })).statusCode, 429)
+  for (let count = 0; count < 5; count++) {
+    assert.equal((await server.request({ method: 'OPTIONS', url: '/healthz', headers: preflight, remoteAddress: '192.0.2.21' })).statusCode, 204)
+  }
+})
+
+test('over real HTTP: a preflight asking for 8 KB of request headers is not echoed back: a bounded answer, the wildcard', async () => {
+  const names = Array.from({ length: 700 }, (_, at) => `x-made-up-${at}`).join(', ')
+  assert.ok(names.length > 8_000)
+  const asked = await rawRequest(port, `OPTIONS /healthz HTTP/1.1\r\nHost: api.test\r\nOrigin: https://example.org\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: ${names}\r\nConnection: close\r\n\r\n`)
+  assert.equal(asked.status, 204)
+  assert.equal(asked.headers['access-control-allow-headers'], '*')
+  const usual = await rawRequest(port, 'OPTIONS /healthz HTTP/1.1\r\nHost: api.test\r\nOrigin: https://example.org\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, if-none-match\r\nConnection: close\r\n\r\n')
+  assert.equal(usual.headers['access-control-allow-headers'], 'content-type, if-none-match')
 })

@@ -189,6 +189,18 @@ describe('POST /v1/scores refuses', () => {
     for (const [body, message] of cases) await assertError(await post(body), 422, 'unprocessable_entity', message)
   })
 
+  test('a sheet\'s characters are counted in code points: 22 emoji and "A" are 23 characters (they passed as 45 UTF-16 units); 45 emoji are 45 blanks', async () => {
+    await assertError(await post({ year: 2023, booklet: 1191, answers: '\u{1F600}'.repeat(22) + 'A' }), 422, 'unprocessable_entity', /answers must be 45 characters for booklet 1191, got 23/)
+    const blanks = await post({ year: 2023, booklet: 1191, answers: '\u{1F600}'.repeat(45) })
+    assert.equal(blanks.statusCode, 200, blanks.body)
+    assert.deepEqual(blanks.json<{ areas: unknown[] }>().areas, [], 'a sheet of blanks scores no area')
+    // An emoji among the letters is one blank: the letters after it keep their positions.
+    const letters = 'ABCDE'.repeat(9)
+    const plain = (await post({ year: 2023, booklet: 1191, answers: `*${letters.slice(1)}` })).json<{ areas: Array<{ correct: number }> }>()
+    const withEmoji = (await post({ year: 2023, booklet: 1191, answers: `\u{1F600}${letters.slice(1)}` })).json<{ areas: Array<{ correct: number }> }>()
+    assert.deepEqual(withEmoji, plain)
+  })
+
   test('odd bodies never get a 500', async () => {
     const bodies = ['null', '0', 'true', '{}', '{"answers":null,"year":2023}', '{"year":2023,"answers":"' + '\\u0000'.repeat(45) + '"}',
       '{"year":2023,"booklet":1191,"answers":"' + '\u00e9'.repeat(45) + '"}', '{"year":1e400,"answers":{}}', '{"year":-1,"answers":{}}',

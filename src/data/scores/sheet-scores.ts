@@ -66,13 +66,16 @@ export class SheetScorer {
       language = asked
     }
     const lengths = languages.length > 0 ? [booklet.slots.length, booklet.slots.length + LANGUAGE_POSITIONS] : [booklet.slots.length]
-    if (!lengths.includes(answers.length)) {
-      return { field: 'answers', message: `answers must be ${lengths.join(' or ')} characters for booklet ${booklet.code}, got ${answers.length}` }
+    // Characters are code points: an emoji is one blank, not two UTF-16 units of the count.
+    const characters = codePointCount(answers)
+    if (!lengths.includes(characters)) {
+      return { field: 'answers', message: `answers must be ${lengths.join(' or ')} characters for booklet ${booklet.code}, got ${characters}` }
     }
-    const form = this.#form(booklet, language, answers.length)
+    const marks = characters === answers.length ? answers : Array.from(answers)
+    const form = this.#form(booklet, language, characters)
     return {
       booklet: { code: booklet.code, area: booklet.area, colour: booklet.colour },
-      area: scoreArea(form, (index) => answers[index - 1])
+      area: scoreArea(form, (index) => marks[index - 1])
     }
   }
 
@@ -97,6 +100,22 @@ export class SheetScorer {
     this.#forms.set(key, form)
     return form
   }
+}
+
+/** How many code points a string holds: its UTF-16 units, less the second unit of each surrogate pair. */
+function codePointCount (text: string): number {
+  let count = text.length
+  for (let at = 0; at < text.length - 1; at++) {
+    const unit = text.charCodeAt(at)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(at + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        at++
+      }
+    }
+  }
+  return count
 }
 
 function factsOf (item: ScoringItem): ItemFacts {

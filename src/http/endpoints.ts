@@ -184,7 +184,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     response: {
       description: 'The records, one JSON object (a Question) per line',
       headers: {
-        'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`) and the application when it narrows them (`enem-questions-2020-ppl.jsonl`, `enem-questions-ppl.jsonl`)' }
+        'Content-Disposition': { type: 'string', description: 'Names the file: `attachment; filename="enem-questions.jsonl"`, or with the years asked for (`enem-questions-2020.jsonl`, `enem-questions-2018_2020.jsonl`) and the application when it narrows them (`enem-questions-2020-ppl.jsonl`, `enem-questions-ppl.jsonl`); filters that select no exam give an empty file named by what was asked and `empty` (`enem-questions-1999_2004-empty.jsonl`)' }
       },
       content: { 'application/x-ndjson': { schema: { type: 'string', description: 'JSON Lines: one Question record per line' } } }
     },

@@ -427,7 +427,7 @@ describe('application on the endpoints that find questions', () => {
       assert.equal(response.statusCode, 200)
       const records = lines(response.body)
       assert.deepEqual(records.map(key), lines(whole).filter((record) => record.application === application).map(key))
-      const name = records.length === 0 ? 'enem-questions-none.jsonl' : applications.length === 1 ? 'enem-questions.jsonl' : `enem-questions-${application}.jsonl`
+      const name = records.length === 0 ? `enem-questions-${application}-empty.jsonl` : applications.length === 1 ? 'enem-questions.jsonl' : `enem-questions-${application}.jsonl`
       assert.equal(response.headers['content-disposition'], `attachment; filename="${name}"`)
     }
     const ppl = exams.find((exam) => exam.application === 'ppl')
@@ -440,14 +440,18 @@ describe('application on the endpoints that find questions', () => {
     }
   })
 
-  test('an export that selects no exam is an empty download, not an error', async () => {
-    // A range of years before any exam, and (on a dataset without one) an application no exam has.
+  test('an export that selects no exam is an empty download, not an error, named by what was asked and "empty" (it was enem-questions-none.jsonl whatever was asked)', async () => {
+    // A range of years before any exam, a year without the application asked, and (on a dataset without one) an application no exam has.
     const before = Math.min(...yearsNewestFirst) - 10
-    for (const query of [`year=${before}-${before + 5}`, ...['regular', 'ppl'].filter((one) => !applications.includes(one)).map((one) => `application=${one}`)]) {
+    const cases: Array<[string, string]> = [[`year=${before}-${before + 5}`, `enem-questions-${before}_${before + 5}-empty.jsonl`]]
+    const regularOnly = exams.find((exam) => exam.application === 'regular' && !exams.some((other) => other.year === exam.year && other.application === 'ppl'))
+    if (regularOnly !== undefined) cases.push([`year=${regularOnly.year}&application=ppl`, `enem-questions-${regularOnly.year}-ppl-empty.jsonl`])
+    for (const missing of ['regular', 'ppl'].filter((one) => !applications.includes(one))) cases.push([`application=${missing}`, `enem-questions-${missing}-empty.jsonl`])
+    for (const [query, name] of cases) {
       const response = await get(`/v1/export/questions.jsonl?${query}`, { 'accept-encoding': 'gzip, br' })
       assert.equal(response.statusCode, 200, query)
       assert.equal(response.body, '', query)
-      assert.equal(response.headers['content-disposition'], 'attachment; filename="enem-questions-none.jsonl"', query)
+      assert.equal(response.headers['content-disposition'], `attachment; filename="${name}"`, query)
     }
   })
 

@@ -22,6 +22,8 @@ export interface ExportSelection {
   readonly years?: readonly number[] | undefined
   /** The applications asked for, or undefined when `application` was not given. */
   readonly applications?: ReadonlySet<Application> | undefined
+  /** The `year` value as asked (`1999-2004`), for the name of an export that holds nothing. */
+  readonly yearAsked?: string | undefined
 }
 
 /**
@@ -70,16 +72,19 @@ export class PreparedExport {
     const exams = this.#exams.filter((exam) => (selection.years?.includes(exam.summary.year) ?? true) &&
       (selection.applications?.has(exam.summary.application) ?? true))
     const whole = exams.length === this.#exams.length
-    const fileName = exportFileName(whole ? 'all' : exams.length === 0 ? [] : selection.years ?? 'all', whole ? undefined : selection.applications)
+    const fileName = exams.length === 0
+      ? emptyExportFileName(selection)
+      : exportFileName(whole ? 'all' : selection.years ?? 'all', whole ? undefined : selection.applications)
     // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
     const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
-    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, every exam
-    // of one year, or none (an empty body, which the size-bounded cache would refuse: its size is 0).
+    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, every exam of one year.
     const single = whole || exams.length <= 1 || (exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
       exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)
+    const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
+    // Nothing to keep: its name repeats what was asked, which has no bound (any range of years).
+    if (exams.length === 0) return new PreparedBody(Buffer.alloc(0), { contentType: EXPORT_CONTENT_TYPE, headers })
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
-    const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
     const gzipParts = () => exams.map((exam) => this.#partOf(exam))
     if (single) {
       const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
@@ -153,13 +158,28 @@ export class PreparedExport {
 }
 
 /**
+ * The name of an export whose filters select no exam: what was asked, as any export is named, and
+ * `empty`. `enem-questions-none.jsonl` said neither (it read like a filter named "none"), and every
+ * empty download got that one name, each saved over the last.
+ * @example emptyExportFileName({ yearAsked: '1999-2004', years: [] }) === 'enem-questions-1999_2004-empty.jsonl'
+ * @example emptyExportFileName({ years: [2023], yearAsked: '2023', applications: new Set(['ppl']) }) === 'enem-questions-2023-ppl-empty.jsonl'
+ */
+export function emptyExportFileName (selection: ExportSelection): string {
+  const parts = ['enem-questions']
+  const years = selection.yearAsked?.replace(/[^0-9]+/g, '_').replace(/^_+|_+$/g, '')
+  if (years !== undefined && years !== '') parts.push(years)
+  if (selection.applications !== undefined) parts.push(APPLICATIONS.filter((application) => selection.applications!.has(application)).join('_'))
+  parts.push('empty')
+  return `${parts.join('-')}.jsonl`
+}
+
+/**
  * The download's file name: the years asked for, then the applications asked for when they are
  * not all of them.
  * @example exportFileName('all') === 'enem-questions.jsonl'; exportFileName([2018, 2020]) === 'enem-questions-2018_2020.jsonl'
  * @example exportFileName([2020], new Set(['ppl'])) === 'enem-questions-2020-ppl.jsonl'; exportFileName('all', new Set(['ppl'])) === 'enem-questions-ppl.jsonl'
  */
 export function exportFileName (years: readonly number[] | 'all', applications?: ReadonlySet<Application>): string {
-  if (Array.isArray(years) && years.length === 0) return 'enem-questions-none.jsonl'
   const parts = ['enem-questions']
   if (years !== 'all') parts.push(years.join('_'))
   if (applications !== undefined && APPLICATIONS.some((application) => !applications.has(application))) {

@@ -118,7 +118,7 @@ export class QuestionFinderAnswers {
   exportQuestions (query: ExportQuery): PreparedBody {
     // Read by the same filter definitions as /v1/questions (FINDING_FILTERS), so the two cannot differ.
     const { years, applications } = readFilters({ year: query.year, application: query.application }, this.#held, this.#filters)
-    return this.#export.body({ years: years === undefined ? undefined : [...years].sort((a, b) => a - b), applications })
+    return this.#export.body({ years: years === undefined ? undefined : [...years].sort((a, b) => a - b), applications, yearAsked: query.year })
   }
 
   /**

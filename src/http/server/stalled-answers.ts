@@ -22,6 +22,17 @@ interface AnswerProgress {
 export const MIN_TAKEN_BYTES = 16 * 1024
 
 /**
+ * Kernel memory a connection may hold for a client that takes nothing for the whole stall timeout:
+ * past it, the stall allowed is LARGE_QUEUE_STALL_MS. Linux lets one connection's send buffer grow
+ * to megabytes, so stalled readers of big answers (the export) on a few addresses held over a
+ * gigabyte of kernel memory for the ten seconds of the default timeout. Node cannot set a TCP
+ * socket's send buffer (SO_SNDBUF), so the bound is on time.
+ */
+export const LARGE_QUEUE_BYTES = 1024 * 1024
+/** The stall allowed a connection the kernel holds LARGE_QUEUE_BYTES or more for (at most the stall timeout). */
+export const LARGE_QUEUE_STALL_MS = 3_000
+
+/**
  * Resets a connection whose answer has not advanced for `stallTimeoutMs`: a client that stopped
  * reading. Node's idle timer cannot tell: it starts over whenever a write completes, so a client
  * that reads a few bytes now and then (slow-read attacks) would hold its connection, and a slot,
@@ -35,6 +46,9 @@ export const MIN_TAKEN_BYTES = 16 * 1024
  * bytes (KernelSendQueues) shrink only as the client acknowledges what it read. A client reading
  * at a steady pace therefore advances, and only one that takes less than MIN_TAKEN_BYTES in the
  * whole timeout is cut. Without the kernel's tables (not Linux), only Node's numbers are watched.
+ *
+ * A connection for which the kernel holds LARGE_QUEUE_BYTES or more is allowed a shorter stall
+ * (LARGE_QUEUE_STALL_MS): that memory is the kernel's, outside any bound of the process.
  *
  * The cut is a reset (RST), not a close: a close would leave the megabytes still queued for that
  * client in the kernel, which keeps trying to deliver them to a reader that takes nothing. One
@@ -112,9 +126,10 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
           keepIdleTimerOff(socket)
         }
       }
-      if (now - last.since >= stallTimeoutMs) socket.resetAndDestroy()
+      const allowed = bytes !== undefined && bytes >= LARGE_QUEUE_BYTES ? Math.min(stallTimeoutMs, LARGE_QUEUE_STALL_MS) : stallTimeoutMs
+      if (now - last.since >= allowed) socket.resetAndDestroy()
     }
-  }, Math.min(1_000, Math.max(50, Math.floor(stallTimeoutMs / 4))))
+  }, Math.min(1_000, Math.max(50, Math.floor(Math.min(stallTimeoutMs, LARGE_QUEUE_STALL_MS) / 4))))
   sweep.unref()
   server.once('close', () => clearInterval(sweep))
 }

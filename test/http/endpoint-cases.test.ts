@@ -91,10 +91,10 @@ let caseCount = 0
 let changeChecks = 0
 
 /** Sends a request both ways; asserts the same status, headers and bytes; returns the front door's answer. */
-async function sameBothWays (url: string): Promise<InjectResponse> {
+async function sameBothWays (url: string, headers: Record<string, string> = {}): Promise<InjectResponse> {
   caseCount++
   const answers: InjectResponse[] = []
-  for (const [, send] of paths) answers.push(await send(url))
+  for (const [, send] of paths) answers.push(await send({ url, headers }))
   const [frontDoor, fastify] = answers as [InjectResponse, InjectResponse]
   assert.equal(frontDoor.statusCode, fastify.statusCode, `${url}: status`)
   assert.deepEqual(comparable(frontDoor), comparable(fastify), `${url}: headers`)
@@ -163,6 +163,13 @@ async function endpointCases (t: TestContext, endpoint: Endpoint): Promise<void>
         const url = withValue(parameter, example)
         expectStatus(await sameBothWays(url), [200], url)
       }
+    }
+  })
+
+  await t.test('every kind of Accept-Encoding gets the same answer both ways (a br-only client, a browser, one refusing identity)', async () => {
+    for (const acceptEncoding of ['br', 'gzip, deflate, br', 'br, identity;q=0', 'gzip;q=0, br;q=0', 'identity']) {
+      const url = urlOf(endpoint, firstPathValues, baseQuery)
+      expectStatus(await sameBothWays(url, { 'accept-encoding': acceptEncoding }), [200], `${url} (${acceptEncoding})`)
     }
   })
 

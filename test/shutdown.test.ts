@@ -21,7 +21,8 @@ import { rawRequest } from './raw-http.ts'
  */
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
-const BIG_FILE = '2020/questions/12/big-file.bin'
+/** An image a record names (the only files /files serves), its bytes replaced by the test's. */
+const BIG_FILE = '2020/questions/12/0a1b2c3d-0000-4000-8000-000000000008.png'
 const BIG_FILE_BYTES = 4 * 1024 * 1024
 
 interface LogLine { msg: string, [field: string]: unknown }

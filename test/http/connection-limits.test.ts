@@ -20,10 +20,11 @@ async function listening (env: Record<string, string>): Promise<{ app: FastifyIn
 }
 
 /** Path of a file far larger than the kernel's socket buffers, in a copy of the sample dataset. */
-const BIG_FILE = '2020/questions/12/big-file.bin'
+/** An image a record names (the only files /files serves), its bytes replaced by the test's. */
+const BIG_FILE = '2020/questions/12/0a1b2c3d-0000-4000-8000-000000000008.png'
 const BIG_FILE_BYTES = 24 * 1024 * 1024
 
-/** A copy of the sample dataset with BIG_FILE in it; removed when the test ends. */
+/** A copy of the sample dataset with BIG_FILE's bytes in it; removed when the test ends. */
 async function datasetWithBigFile (t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'enem-big-file-'))
   t.after(() => rm(dir, { recursive: true, force: true }))

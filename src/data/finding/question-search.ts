@@ -131,7 +131,7 @@ function lowerBound (positions: Uint32Array, low: number, high: number, position
  *
  * Building it costs about a second of CPU on the full dataset, more than a request may hold the
  * event loop: a server builds it in a worker thread before it listens (`buildOffThread`), while
- * the rest of start-up goes on. Without that (a test, a tool), the first search builds it.
+ * the rest of start-up goes on (figures in docs/api.md, "The search index"). Without that (a test, a tool), the first search builds it.
  */
 export class QuestionSearch {
   readonly #records: readonly Question[]

@@ -110,8 +110,9 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const prepared = new PreparedCatalog(catalog)
   const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   // The search index is built in a worker thread from now on, while the rest of start-up runs; the
-  // server listens (and /readyz answers 200) only once it is in place (onReady below), so that no
-  // search ever waits for it and no request is held while it is built.
+  // server listens (and /readyz answers 200) only once it is in place and the export's costly
+  // compression is done off the loop (onReady below), so that no request ever waits for either and
+  // none is held while they are made.
   const searchIndexBuilt = sources.finding.finder.buildSearchIndex()
   let requestCounter: RequestCounter | undefined
 
@@ -192,7 +193,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {
-    await searchIndexBuilt
+    await Promise.all([searchIndexBuilt, sources.finding.prepareExportAhead()])
     installFastPath(fastify.server, fastPath)
   })
   fastify.addHook('preClose', (done) => {

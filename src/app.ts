@@ -53,6 +53,12 @@ const REFUSED_METHODS = METHODS.filter((method) => !(ALLOWED_METHODS as readonly
 export const POST_ALLOWED_METHODS = ['POST', 'OPTIONS'] as const
 const REFUSED_ON_POST_PATHS = METHODS.filter((method) => !(POST_ALLOWED_METHODS as readonly string[]).includes(method) && method !== 'CONNECT')
 
+/**
+ * How long a plugin or an onReady hook may take. Fastify's default (10 s) is shorter than the
+ * search index's build on a loaded machine, which the server waits for before it listens (`app`).
+ */
+const START_UP_STEP_TIMEOUT_MS = 120_000
+
 /** Longest path parameter accepted; longer is a grammar error anyway, so refuse it before routing. */
 const MAX_PARAM_LENGTH = 100
 
@@ -79,6 +85,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy === false ? false : trustProxyFunction(config.trustProxy),
     genReqId: nextRequestId,
+    pluginTimeout: START_UP_STEP_TIMEOUT_MS,
     // The server Fastify would make, with the fast path in front of Fastify's pipeline (src/http/server/fast-path.ts).
     serverFactory: fastPathServerFactory(server),
     routerOptions: {
@@ -103,6 +110,11 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
   const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  // The search index is built in a worker thread from now on, while the rest of start-up runs; the
+  // server listens (and /readyz answers 200) only once it is in place and the export's costly
+  // compression is done off the loop (onReady below), so that no request ever waits for either and
+  // none is held while they are made.
+  const searchIndexBuilt = sources.finding.finder.buildSearchIndex()
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -182,21 +194,20 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     errorLog: fastify.log
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
-  fastify.addHook('onReady', (done) => {
+  fastify.addHook('onReady', async () => {
+    await Promise.all([searchIndexBuilt, sources.finding.prepareExportAhead()])
     installFastPath(fastify.server, fastPath)
-    done()
   })
   fastify.addHook('preClose', (done) => {
     fastPath.close()
     prepared.stopBackground()
-    sources.finding.finder.stopBackgroundWork()
+    sources.finding.finder.stopBuilding()
     done()
   })
-  // The question bodies and the search index are made a little at a time once the server listens, not during start-up.
+  // The question bodies are made a little at a time once the server listens, not during start-up.
   fastify.addHook('onListen', (done) => {
     // Its promise only says when it is done, which nothing here waits for.
     prepared.prepareInBackground()
-    sources.finding.finder.buildSearchIndexInBackground()
     done()
   })
 }, { name: 'enem-api', fastify: '5.x' })

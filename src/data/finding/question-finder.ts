@@ -54,13 +54,14 @@ export class QuestionFinder {
     this.#search = new QuestionSearch(records)
   }
 
-  /** Builds the search index a little at a time from now on (see QuestionSearch). */
-  buildSearchIndexInBackground (): void {
-    this.#search.buildInBackground()
+  /** Builds the search index in a worker thread; resolves once it is in place (see QuestionSearch.buildOffThread). */
+  buildSearchIndex (): Promise<void> {
+    return this.#search.buildOffThread()
   }
 
-  stopBackgroundWork (): void {
-    this.#search.stopBackground()
+  /** Stops a build of the search index under way (at close). */
+  stopBuilding (): void {
+    this.#search.stopBuilding()
   }
 
   /** The query a text of `q` asks for; null when it holds no word (see parseSearchQuery). */

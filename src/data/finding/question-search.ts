@@ -1,6 +1,6 @@
-import MiniSearch from 'minisearch'
+import { Worker } from 'node:worker_threads'
 import type { Question } from '../record-schemas.ts'
-import { BackgroundSteps } from '../dataset/background-steps.ts'
+import { bitWordsFor, buildSearchIndex, placeOf, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
@@ -78,29 +78,21 @@ function holdsAll (): boolean {
 }
 const acceptAll = holdsAll
 
-/** The background build waits this long after it is asked to start, so the first requests of a fresh server come first. */
-const BACKGROUND_DELAY_MILLISECONDS = 500
-/** Keys whose scores one step of the compaction asks MiniSearch for, between checks of the step's time. */
-const KEYS_PER_CHECK = 16
 /**
- * A word held by at least this share of the records is common: its pairs with other common words
- * are recorded (#pairHolders), a bit per record each, for the phrase check.
+ * Below this many records the index is built on the spot, before listening: a worker thread's
+ * start costs more than the build of a small dataset (the built-in sample's).
  */
-const COMMON_WORD_SHARE = 1 / 8
-/** Records whose pairs of common words one step of the build records. */
-const RECORDS_PER_PAIR_STEP = 16
+const LEAST_RECORDS_FOR_A_WORKER = 1_000
 
-/**
- * The index in a compact, read-only form: for every key, the positions of the records holding it
- * (ascending) and each one's BM25 score for that key, as MiniSearch computes it. One typed array
- * each for all keys; `slots` says where each key's run starts and ends.
- */
-interface CompactIndex {
-  readonly slots: ReadonlyMap<string, number>
-  /** `starts[slot]` to `starts[slot + 1]`: the run of a key in `positions` and `scores`. */
-  readonly starts: Uint32Array
-  readonly positions: Uint32Array
-  readonly scores: Float64Array
+/** Where the worker's module is: beside this one in the sources, beside the bundle (dist/server.js) once built. */
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './search-index-worker.ts' : './search-index-worker.js', import.meta.url)
+
+/** A pair of common words' bit per record, or undefined when no record holds the pair. */
+function pairHoldersOf (index: SearchIndexParts, pair: string, records: number): Uint32Array | undefined {
+  const at = placeOf(index.pairs, pair)
+  if (at === -1) return undefined
+  const bitWords = bitWordsFor(records)
+  return index.pairHolders.subarray(at * bitWords, (at + 1) * bitWords)
 }
 
 /**
@@ -132,97 +124,96 @@ function lowerBound (positions: Uint32Array, low: number, high: number, position
  * Full-text index over a list of question records, with BM25 relevance. Records are named by their
  * position in that list.
  *
- * MiniSearch builds the index and computes every score. Its own search, though, builds a result
- * object for each record holding each word of a query: for the words most questions hold (`que`,
- * `para`) that was most of the cost of a search, and most of its garbage, and its index is a tree
- * of some hundred thousand Maps. So once the records are indexed, MiniSearch is asked, key by key,
- * for each holder's score, and the answers are kept in a compact form (CompactIndex) that queries
- * read: the holders of the rarest key of the query, kept where every other key is held too, each
- * scored by the sum of its keys' scores, which is the order MiniSearch's own AND search gives.
- * Then MiniSearch's index is let go. `test/data/question-finder.test.ts` compares the two searches.
+ * The index (./search-index.ts) holds, for every key, the positions of the records holding it and
+ * each one's score for it. A query walks the holders of its rarest key, keeps those where every
+ * other key is held too, each scored by the sum of its keys' scores (the order MiniSearch's own AND
+ * search gives; `test/data/question-finder.test.ts` holds the two to each other).
  *
- * Building it (folding, stemming each distinct word, MiniSearch's inserts, then the scores) costs
- * more CPU on the full dataset than start-up as a whole may take (figures in docs/api.md, "The search index"). So
- * nothing is built in the constructor: `buildInBackground()` does it a few records or keys per turn
- * of the event loop once the server is up, and a search that comes first finishes it, synchronously.
+ * Building it costs about a second of CPU on the full dataset, more than a request may hold the
+ * event loop: a server builds it in a worker thread before it listens (`buildOffThread`), while
+ * the rest of start-up goes on (figures in docs/api.md, "The search index"). Without that (a test, a tool), the first search builds it.
  */
 export class QuestionSearch {
   readonly #records: readonly Question[]
-  #index: MiniSearch<{ id: number, keys: string }> | undefined = new MiniSearch({
-    fields: ['keys'],
-    // Keys are made here, once, by the same functions queries go through.
-    tokenize: (text) => text.split(' '),
-    processTerm: (term) => term,
-    searchOptions: { combineWith: 'AND', prefix: false, fuzzy: false }
-  })
+  #index: SearchIndexParts | undefined
+  #building: Promise<void> | undefined
+  #worker: Worker | undefined
+  /** A word's key: from the index when a record holds the word, else made (and not kept: queries are many). */
+  readonly #keyOf = (word: string): string => {
+    const at = this.#index === undefined ? -1 : placeOf(this.#index.words, word)
+    return at === -1 ? wordKey(word) : this.#index!.wordKeys[at]!
+  }
 
-  /** Kept after the build for searchThroughIndex (tests); a server lets it go. */
-  readonly #keepIndex: boolean
-  /** Each record's folded words joined by single spaces, with a space at both ends: phrase checks are a substring search. */
-  readonly #foldedTexts: string[] = []
-  /**
-   * The key of every word the records hold. The dataset repeats its words: stemming each distinct
-   * word once is most of the build saved; kept, it spares queries the stemming of known words.
-   */
-  readonly #keyOfWord = new Map<string, string>()
-  /** A word's key: from the build's memo when a record holds the word, else made (and not kept: queries are many). */
-  readonly #keyOf = (word: string): string => this.#keyOfWord.get(word) ?? wordKey(word)
-  /** While building: how many records hold each key (the index gives which, with their scores). */
-  #holderCounts: Map<string, number> | undefined = new Map()
-  /** While building: the compact index being filled, and the keys whose scores are still to ask for. */
-  #pending: { compact: CompactIndex, keys: Array<[string, number]> } | undefined
-  #compact: CompactIndex | undefined
-  #indexed = 0
-  /** While building: how many records hold each folded word; then the words held by at least COMMON_WORD_SHARE of them. */
-  #wordHolders: Map<string, number> | undefined = new Map()
-  readonly #commonWords = new Set<string>()
-  /** Records paired so far (#pairRecord), and, by `word word`, a bit per record holding that pair of common words in a row. */
-  #paired = 0
-  readonly #pairHolders = new Map<string, Uint32Array>()
   /** The matches of the last query walked (#collect), by position, and their scores: a record matches at most once. */
   readonly #foundPositions: Uint32Array
   readonly #foundScores: Float64Array
-  readonly #background = new BackgroundSteps(() => {
-    this.#buildStep()
-    return !this.ready
-  })
 
-  /** `keepIndex`: keep MiniSearch's index after the build, for searchThroughIndex (a test's reference). */
-  constructor (records: readonly Question[], { keepIndex = false }: { keepIndex?: boolean } = {}) {
+  constructor (records: readonly Question[]) {
     this.#records = records
-    this.#keepIndex = keepIndex
     this.#foundPositions = new Uint32Array(records.length)
     this.#foundScores = new Float64Array(records.length)
   }
 
-  /** Whether the build is done: queries read the compact index. */
+  /** Whether the index is built. */
   get ready (): boolean {
-    return this.#compact !== undefined
+    return this.#index !== undefined
   }
 
   /**
    * Parses the text of `q` as parseSearchQuery does, taking the keys of the words the records hold
-   * from the build: the same keys, without stemming them again.
+   * from the index: the same keys, without stemming them again.
    */
   parse (text: string): SearchQuery | null {
     return parseSearchQuery(text, this.#keyOf)
   }
 
-  /** Starts (once, shortly) building the rest a few records or keys at a time, yielding to requests in between. */
-  buildInBackground (): void {
-    if (this.#background.running || this.ready) return
-    this.#background.start(BACKGROUND_DELAY_MILLISECONDS)
+  /**
+   * Builds the index in a worker thread (on the spot for a small list); resolves once it is in
+   * place. Called again, the same promise. A worker that cannot start or fails leaves the build to
+   * this thread, so the index is there either way.
+   */
+  buildOffThread (): Promise<void> {
+    this.#building ??= this.#buildOffThread()
+    return this.#building
   }
 
-  /** Stops a background build (at close); a later search still finishes it. */
-  stopBackground (): void {
-    this.#background.stop()
+  async #buildOffThread (): Promise<void> {
+    if (this.ready) return
+    const texts = this.#records.map(searchableText)
+    if (texts.length < LEAST_RECORDS_FOR_A_WORKER) {
+      this.#adopt(buildSearchIndex(texts))
+      return
+    }
+    const worker = new Worker(WORKER_URL, { workerData: texts })
+    this.#worker = worker
+    try {
+      const [parts] = await new Promise<[SearchIndexParts]>((resolve, reject) => {
+        worker.once('message', (message: SearchIndexParts) => resolve([message]))
+        worker.once('error', reject)
+        worker.once('exit', (code) => reject(new Error(`the search index worker exited (${code}) without an index`)))
+      })
+      if (!this.ready) this.#adopt(parts)
+    } catch {
+      if (!this.ready) this.#adopt(buildSearchIndex(texts))
+    } finally {
+      this.#worker = undefined
+      worker.terminate().catch(() => {})
+    }
   }
 
-  /** Finishes the build now, synchronously (a search that comes before the background build is done). */
-  #finishBuild (): void {
-    this.stopBackground()
-    while (!this.ready) this.#buildStep()
+  /** Stops a build under way in a worker (at close). */
+  stopBuilding (): void {
+    this.#worker?.terminate().catch(() => {})
+  }
+
+  #adopt (parts: SearchIndexParts): void {
+    this.#index = parts
+  }
+
+  /** The index, built here first when nothing built it yet (a test or a tool; a server has built it before listening). */
+  #built (): SearchIndexParts {
+    if (this.#index === undefined) this.#adopt(buildSearchIndex(this.#records.map(searchableText)))
+    return this.#index!
   }
 
   /** Every record holding every key of the query (and its phrases), best first; ties by position. */
@@ -282,13 +273,13 @@ export class QuestionSearch {
    * (in ascending position), and answers how many there are.
    */
   #collect (query: SearchQuery, accept: (position: number) => boolean): number {
-    if (!this.ready) this.#finishBuild()
-    const { slots, starts, positions, scores } = this.#compact!
+    const index = this.#built()
+    const { starts, positions, scores } = index
     if (query.keys.length === 0) return 0
     const runs: Array<{ start: number, end: number }> = []
     for (const key of query.keys) {
-      const slot = slots.get(key)
-      if (slot === undefined) return 0
+      const slot = placeOf(index.keys, key)
+      if (slot === -1) return 0
       runs.push({ start: starts[slot]!, end: starts[slot + 1]! })
     }
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
@@ -328,50 +319,25 @@ export class QuestionSearch {
   }
 
   /**
-   * The same search asked of MiniSearch itself, whose AND search scores a match by the sum of its
-   * keys' scores times their number (the order is the same). Only with `keepIndex`: the reference
-   * a test holds `search` to.
-   */
-  searchThroughIndex (query: SearchQuery): SearchHit[] {
-    if (!this.ready) this.#finishBuild()
-    if (this.#index === undefined) throw new Error('searchThroughIndex needs a QuestionSearch made with keepIndex')
-    const holdsPhrases = this.#plainPhraseCheck(query)
-    return this.#index.search(query.keys.join(' '))
-      .filter((result) => holdsPhrases(result.id as number))
-      .map((result) => ({ position: result.id as number, score: result.score / query.keys.length }))
-      .sort(byRelevance)
-  }
-
-  /** Whether the record at a position holds every phrase of the query, as consecutive folded words: the plain check, the reference of #phraseCheck. */
-  #plainPhraseCheck (query: SearchQuery): (position: number) => boolean {
-    const phrases = query.phrases.map((phrase) => ` ${phrase.join(' ')} `)
-    if (phrases.length === 0) return holdsAll
-    // A loop, not every() with an arrow: that was a closure per record checked.
-    return (position) => {
-      const text = this.#foldedTexts[position]!
-      for (const phrase of phrases) if (!text.includes(phrase)) return false
-      return true
-    }
-  }
-
-  /**
-   * The same check as #plainPhraseCheck, or null when no record can pass it. A phrase of common
+   * Whether the record at a position holds every phrase of the query, as consecutive folded words, or null when no record can pass it. A phrase of common
    * words (`"de que a"`) is held, as words, by nearly every record, and reading each record's text
    * for it cost milliseconds a query; so each pair of consecutive common words in a phrase is looked
-   * up first in #pairHolders: a pair no record holds answers at once, and a record that lacks one of
+   * up first in the index's pairs: a pair no record holds answers at once, and a record that lacks one of
    * the pairs is passed over without reading its text. A phrase of two common words is decided by
    * its pair alone.
    */
   #phraseCheck (query: SearchQuery): ((position: number) => boolean) | null {
     if (query.phrases.length === 0) return holdsAll
+    const index = this.#built()
+    const isCommon = (word: string): boolean => placeOf(index.commonWords, word) !== -1
     const pairs: Uint32Array[] = []
     const texts: string[] = []
     for (const phrase of query.phrases) {
       let decided = phrase.length === 2
       for (let i = 0; i + 1 < phrase.length; i++) {
-        const holders = this.#pairHolders.get(`${phrase[i]} ${phrase[i + 1]}`)
+        const holders = pairHoldersOf(index, `${phrase[i]} ${phrase[i + 1]}`, this.#records.length)
         if (holders !== undefined) pairs.push(holders)
-        else if (this.#commonWords.has(phrase[i]!) && this.#commonWords.has(phrase[i + 1]!)) return null
+        else if (isCommon(phrase[i]!) && isCommon(phrase[i + 1]!)) return null
         else decided = false
       }
       if (!decided) texts.push(` ${phrase.join(' ')} `)
@@ -381,99 +347,9 @@ export class QuestionSearch {
       const bit = 1 << (position & 31)
       for (const holders of pairs) if ((holders[word]! & bit) === 0) return false
       if (texts.length === 0) return true
-      const text = this.#foldedTexts[position]!
+      const text = index.foldedTexts[position]!
       for (const phrase of texts) if (!text.includes(phrase)) return false
       return true
     }
-  }
-
-  /**
-   * One step of the build: index the next record; or (all indexed) record the pairs of common words
-   * of the next few records; or (all paired) ask for the scores of the next few keys.
-   */
-  #buildStep (): void {
-    if (this.#indexed < this.#records.length) {
-      this.#indexRecord(this.#indexed)
-      this.#indexed++
-      return
-    }
-    if (this.#paired < this.#records.length) {
-      if (this.#wordHolders !== undefined) {
-        const least = this.#records.length * COMMON_WORD_SHARE
-        for (const [word, holders] of this.#wordHolders) if (holders >= least) this.#commonWords.add(word)
-        this.#wordHolders = undefined
-      }
-      for (let n = 0; n < RECORDS_PER_PAIR_STEP && this.#paired < this.#records.length; n++) this.#pairRecord(this.#paired++)
-      return
-    }
-    this.#pending ??= this.#startCompaction()
-    const { compact, keys } = this.#pending
-    for (let n = 0; n < KEYS_PER_CHECK && keys.length > 0; n++) {
-      const [key, slot] = keys.pop()!
-      // MiniSearch's search for one key: each holder's score for it. Its results come best first; the compact index holds them by position.
-      const start = compact.starts[slot]!
-      const results = this.#index!.search(key).sort((a, b) => (a.id as number) - (b.id as number))
-      if (results.length !== compact.starts[slot + 1]! - start) throw new Error(`the index holds ${results.length} records for "${key}", the build counted ${compact.starts[slot + 1]! - start}`)
-      results.forEach((result, i) => {
-        compact.positions[start + i] = result.id as number
-        compact.scores[start + i] = result.score
-      })
-    }
-    if (keys.length > 0) return
-    this.#compact = compact
-    this.#pending = undefined
-    if (!this.#keepIndex) this.#index = undefined
-  }
-
-  /** Lays out the compact index from how many records hold each key; which ones, and their scores, are asked for next. */
-  #startCompaction (): { compact: CompactIndex, keys: Array<[string, number]> } {
-    const holderCounts = this.#holderCounts!
-    this.#holderCounts = undefined
-    const slots = new Map<string, number>()
-    const starts = new Uint32Array(holderCounts.size + 1)
-    let total = 0
-    for (const [key, holders] of holderCounts) {
-      starts[slots.size] = total
-      slots.set(key, slots.size)
-      total += holders
-    }
-    starts[slots.size] = total
-    const compact = { slots, starts, positions: new Uint32Array(total), scores: new Float64Array(total) }
-    return { compact, keys: [...slots] }
-  }
-
-  /** Records which pairs of consecutive common words the record at a position holds. */
-  #pairRecord (position: number): void {
-    const words = this.#foldedTexts[position]!.slice(1, -1).split(' ')
-    const common = this.#commonWords
-    for (let i = 0; i + 1 < words.length; i++) {
-      if (!common.has(words[i]!) || !common.has(words[i + 1]!)) continue
-      const pair = `${words[i]} ${words[i + 1]}`
-      let holders = this.#pairHolders.get(pair)
-      if (holders === undefined) {
-        holders = new Uint32Array(Math.ceil(this.#records.length / 32))
-        this.#pairHolders.set(pair, holders)
-      }
-      holders[position >>> 5]! |= 1 << (position & 31)
-    }
-  }
-
-  #indexRecord (position: number): void {
-    const words = foldedWords(searchableText(this.#records[position]!))
-    this.#foldedTexts.push(` ${words.join(' ')} `)
-    const keyOfWord = this.#keyOfWord
-    const keys = words.map((word) => {
-      let key = keyOfWord.get(word)
-      if (key === undefined) {
-        key = wordKey(word)
-        keyOfWord.set(word, key)
-      }
-      return key
-    })
-    for (const word of new Set(words)) this.#wordHolders!.set(word, (this.#wordHolders!.get(word) ?? 0) + 1)
-    for (const key of new Set(keys)) {
-      this.#holderCounts!.set(key, (this.#holderCounts!.get(key) ?? 0) + 1)
-    }
-    this.#index!.add({ id: position, keys: keys.join(' ') })
   }
 }

@@ -1,5 +1,5 @@
 import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
-import { estimateAbility, itemCurve, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
+import { curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
 
 /*
  * Which items of an area count, and the area's score from the answers to them: what both ways of
@@ -40,7 +40,7 @@ export function scoringOf (facts: ItemFacts): { key: Letter, curve: ItemCurve } 
   const scoredAs = facts.item === null ? undefined : SCORED_ANNULLED_ITEMS.get(facts.item)
   if (facts.key === 'X' && (scoredAs === undefined || facts.excluded || facts.irt === null)) return { reason: 'annulled' }
   if (facts.excluded || facts.irt === null) return { reason: 'no-parameters' }
-  return { key: facts.key === 'X' ? scoredAs! : facts.key, curve: itemCurve(facts.irt) }
+  return { key: facts.key === 'X' ? scoredAs! : facts.key, curve: curveOf(facts.irt) }
 }
 
 /** One area of one booklet or exam view, ready to score answers against. */
@@ -95,7 +95,8 @@ export interface AreaScore {
   readonly leftOut: readonly LeftOut[]
 }
 
-const isLetter = (value: string | undefined): boolean => value !== undefined && (LETTERS as readonly string[]).includes(value)
+const LETTER_SET: ReadonlySet<string | undefined> = new Set(LETTERS)
+const isLetter = (value: string | undefined): boolean => LETTER_SET.has(value)
 
 /**
  * The area's score from the answers (`answerAt(index)`: a letter, or anything else for a blank),
@@ -104,8 +105,23 @@ const isLetter = (value: string | undefined): boolean => value !== undefined && 
  * A counted item left blank is wrong, as INEP counts it.
  */
 export function scoreArea (form: AreaForm, answerAt: (index: number) => string | undefined): AreaScore | null {
-  if (form.indexes.length === 0 || !form.answerable.some((index) => isLetter(answerAt(index)))) return null
-  const right = form.indexes.map((index, at) => answerAt(index) === form.keys[at])
+  const { indexes, keys } = form
+  if (indexes.length === 0) return null
+  let answered = false
+  for (const index of form.answerable) {
+    if (isLetter(answerAt(index))) {
+      answered = true
+      break
+    }
+  }
+  if (!answered) return null
+  if (right.length < indexes.length) right = new Uint8Array(indexes.length)
+  let correct = 0
+  for (let at = 0; at < indexes.length; at++) {
+    const isRight = answerAt(indexes[at]!) === keys[at]
+    right[at] = isRight ? 1 : 0
+    if (isRight) correct++
+  }
   const { theta, standardError } = estimateAbility(form.curves, right)
   return {
     area: form.area,
@@ -113,11 +129,14 @@ export function scoreArea (form: AreaForm, answerAt: (index: number) => string |
     score: scaledScore(form.area, theta),
     theta: round4(theta),
     standardError: round4(standardError),
-    correct: right.filter(Boolean).length,
-    scored: form.indexes.length,
+    correct,
+    scored: indexes.length,
     leftOut: form.leftOut
   }
 }
+
+/** Whether each counted item was answered right, for the area being scored: one for the process, made larger when a form needs it. */
+let right = new Uint8Array(64)
 
 function round4 (value: number): number {
   return Math.round(value * 10_000) / 10_000

@@ -41,6 +41,24 @@ export interface ItemCurve {
   readonly wrong: Float64Array
 }
 
+/**
+ * Curves made so far, by the parameters object they were made from: a year's items are shared by
+ * all its booklets (src/data/scores/booklet-table.ts) and a record's by its exam views, so each
+ * item's curve is made once, however many booklets or views hold it. Weak: parameters nothing
+ * holds any more take their curve with them.
+ */
+const curves = new WeakMap<ItemParameters, ItemCurve>()
+
+/** The item's curve, made once per parameters object. */
+export function curveOf (parameters: ItemParameters): ItemCurve {
+  let curve = curves.get(parameters)
+  if (curve === undefined) {
+    curve = itemCurve(parameters)
+    curves.set(parameters, curve)
+  }
+  return curve
+}
+
 export function itemCurve ({ a, b, c }: ItemParameters): ItemCurve {
   const right = new Float64Array(POINTS)
   const wrong = new Float64Array(POINTS)
@@ -59,12 +77,19 @@ export interface AbilityEstimate {
   readonly standardError: number
 }
 
-/** θ's EAP and posterior standard deviation from the curves of the scored items and whether each was answered right. */
-export function estimateAbility (curves: readonly ItemCurve[], right: readonly boolean[]): AbilityEstimate {
-  const logPosterior = Float64Array.from(LOG_PRIOR)
+/** The log posterior being summed: one for the process, since an estimate never waits in the middle. */
+const logPosterior = new Float64Array(POINTS)
+
+/**
+ * θ's EAP and posterior standard deviation from the curves of the scored items and whether each
+ * was answered right (true or 1).
+ */
+export function estimateAbility (curves: readonly ItemCurve[], right: ArrayLike<boolean | number>): AbilityEstimate {
+  logPosterior.set(LOG_PRIOR)
   for (let item = 0; item < curves.length; item++) {
     const curve = curves[item]!
-    const terms = right[item] === true ? curve.right : curve.wrong
+    const answer = right[item]
+    const terms = answer === true || answer === 1 ? curve.right : curve.wrong
     for (let at = 0; at < POINTS; at++) logPosterior[at]! += terms[at]!
   }
   // Shifted by the largest term so that exp never underflows to zero everywhere.

@@ -1,4 +1,5 @@
-import { constants as zlibConstants, crc32, deflateRawSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync } from 'node:zlib'
 
 /*
  * A gzip body assembled from parts compressed beforehand, so that an answer made for one request
@@ -33,6 +34,14 @@ const STORED_BLOCK_MAX = 0xffff
 /** Bytes compressed on their own: made once per part and kept by its owner. */
 export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
   const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+}
+
+const deflateRawInPool = promisify(deflateRaw)
+
+/** deflatePart in libuv's thread pool: the same part, the event loop free meanwhile (for parts of megabytes). */
+export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Promise<DeflatedPart> {
+  const deflated = await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 

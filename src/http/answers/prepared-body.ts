@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzipSync, type BrotliOptions } from 'node:zlib'
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
@@ -167,13 +168,7 @@ export class PreparedBody {
 
   encoded (encoding: ContentEncoding): Buffer {
     if (encoding === 'br') {
-      this.#br ??= brotliCompressSync(this.raw, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[this.#effort],
-          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: this.raw.length
-        }
-      })
+      this.#br ??= brotliCompressSync(this.raw, this.#brotliOptions())
       return this.#br
     }
     if (encoding === 'gzip') {
@@ -182,7 +177,29 @@ export class PreparedBody {
     }
     return this.raw
   }
+
+  /**
+   * Makes the br form in libuv's thread pool, so that a body of megabytes (the whole export) is
+   * never compressed on the event loop when a client first asks for it.
+   */
+  async compressOffLoop (): Promise<void> {
+    if (this.#br !== undefined || !this.#brotli || !this.#compress) return
+    const br = await brotliInPool(this.raw, this.#brotliOptions())
+    this.#br ??= br
+  }
+
+  #brotliOptions (): BrotliOptions {
+    return {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[this.#effort],
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: this.raw.length
+      }
+    }
+  }
 }
+
+const brotliInPool = promisify(brotliCompress)
 
 /**
  * A strong entity tag derived from the bytes (a string's: its UTF-8 bytes), so equal tags mean

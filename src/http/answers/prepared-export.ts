@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
-import { deflatePart, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
@@ -109,6 +109,21 @@ export class PreparedExport {
     })
     this.#multi.set(key, body)
     return body
+  }
+
+  /**
+   * Compresses, in libuv's thread pool, what would otherwise be compressed on the event loop at a
+   * first request and hold it longer than any request may (tens to hundreds of milliseconds): each
+   * exam's part (an export of several exams compresses those it holds) and the whole export's br.
+   * The server waits for it before it listens. Serializing the lines is done here, on the loop,
+   * before listening.
+   */
+  async prepareAhead (): Promise<void> {
+    await Promise.all(this.#exams.map(async (exam) => {
+      const part = await deflatePartOffLoop(this.#bytesOf(exam), LARGE_PART_LEVEL)
+      if (!this.#examParts.has(exam)) this.#examParts.set(exam, part)
+    }))
+    await this.body({}).compressOffLoop()
   }
 
   /** An exam's lines compressed on their own, once: a part of the gzip of every export that holds the exam. */

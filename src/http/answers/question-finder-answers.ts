@@ -66,6 +66,11 @@ export class QuestionFinderAnswers {
     }
   }
 
+  /** Compresses the export's costly parts off the event loop (PreparedExport.prepareAhead); the server waits for it before listening. */
+  prepareExportAhead (): Promise<void> {
+    return this.#export.prepareAhead()
+  }
+
   /** The finder behind these answers: the question browser asks the same one. */
   get finder (): QuestionFinder {
     return this.#finder

@@ -1,0 +1,46 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { Worker } from 'node:worker_threads'
+import { SAMPLE_DATA_DIR } from '../../src/config.ts'
+import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
+import { searchableText } from '../../src/data/finding/question-search.ts'
+import { buildSearchIndex, placeOf, type SearchIndexParts } from '../../src/data/finding/search-index.ts'
+import { foldedWords } from '../../src/data/finding/search-words.ts'
+import { FULL_DATA_DIR } from '../helper.ts'
+
+/*
+ * The search index as a server builds it, in a worker thread (src/data/finding/search-index-worker.ts),
+ * is the index built in this thread, whole; and its folding, token by token, gives each text's
+ * words exactly as folding the whole text does. (That the index answers as MiniSearch does is
+ * test/data/question-finder.test.ts.)
+ */
+
+async function texts (): Promise<string[]> {
+  const { catalog } = await loadDataset(FULL_DATA_DIR ?? SAMPLE_DATA_DIR, { filesBaseUrl: 'http://api.test/files' })
+  return catalog!.listExams().flatMap((exam) => exam.questions.map(searchableText))
+}
+
+test('the worker thread hands over the very index this thread builds', async () => {
+  const all = await texts()
+  const worker = new Worker(new URL('../../src/data/finding/search-index-worker.ts', import.meta.url), { workerData: all })
+  const [fromWorker] = await once(worker, 'message') as [SearchIndexParts]
+  await worker.terminate()
+  const here = buildSearchIndex(all)
+  assert.deepEqual(fromWorker, here)
+  assert.ok(here.keys.length > 100 && here.positions.length > all.length, `${here.keys.length} keys, ${here.positions.length} holders`)
+})
+
+test('texts folded token by token hold the words the whole text folds to, white space and compatibility forms included', async () => {
+  const tricky = ['ΟΔΟΣ ΑΣ Σ', 'a\u00a0b\u2003c\u3000d', 'pa¨lavra', 'ﬁm ½ x² 2ª', 'e\u0301 cafe\u0301s', 'Ǆ\tǅ\nǆ', '', '  ', 'x\ufeffy']
+  const all = [...await texts(), ...tricky]
+  const { foldedTexts } = buildSearchIndex(all)
+  all.forEach((text, position) => assert.equal(foldedTexts[position], ` ${foldedWords(text).join(' ')} `, JSON.stringify(text)))
+})
+
+test('placeOf finds each string of an ascending list, and nothing else', () => {
+  const sorted = ['', 'a', 'agua', 'b', 'energia', 'z~a']
+  sorted.forEach((value, at) => assert.equal(placeOf(sorted, value), at))
+  for (const absent of ['0', 'aa', 'c', 'zz', ' ']) assert.equal(placeOf(sorted, absent), -1)
+  assert.equal(placeOf([], 'a'), -1)
+})

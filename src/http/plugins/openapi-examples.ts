@@ -1,7 +1,7 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
 import { SOURCE_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
-import { LIMIT_MAX } from './parameters.ts'
+import { LIMIT_MAX } from '../schemas/parameters.ts'
 import { endpointUrl } from '../endpoints.ts'
 import { BULK_READS } from '../rate-limit/request-counter.ts'
 

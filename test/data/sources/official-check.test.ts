@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseItensProva } from '../../../src/data/official/itens-prova.ts'
-import { officialYearFromItems } from '../../../src/data/official/official-sources.ts'
+import { officialYearFromItems } from '../../../src/data/sources/inep-official.ts'
 import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
 import type { ConvertedRecord } from '../../../src/data/sources/converted-exam.ts'
 import { checkAgainstTable } from '../../../src/data/sources/official-check.ts'

@@ -4,7 +4,8 @@ import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
 import type { Catalog } from './data/catalog.ts'
-import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
+import { methodNotAllowed } from './http/errors.ts'
+import { installErrorHandling } from './http/plugins/error-handling.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
 import { rateLimit } from './http/plugins/rate-limit.ts'
@@ -19,6 +20,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-
 import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
 import { ExamAnswers } from './http/answers/exam-answers.ts'
 import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
+import { BULK_READS } from './http/error-descriptions.ts'
 import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
@@ -136,7 +138,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
-      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
+      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl, refusalAdvice: BULK_READS })
       requestCounter = v1.requestCounter
     }
     await v1.register(apiRoutes, { sources, endpoints })

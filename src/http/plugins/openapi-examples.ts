@@ -3,7 +3,7 @@ import { SOURCE_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
 import { LIMIT_MAX } from '../schemas/parameters.ts'
 import { endpointUrl } from '../endpoints.ts'
-import { BULK_READS } from '../rate-limit/request-counter.ts'
+import { BULK_READS } from '../error-descriptions.ts'
 
 /*
  * Examples for the OpenAPI document, copied from the real dataset (ENEM 2020) so that the

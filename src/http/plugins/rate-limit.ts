@@ -21,6 +21,8 @@ export interface RateLimitOptions {
   localStoreMaxClients?: number
   /** When the Redis circuit breaker opens and for how long; REDIS_BREAKER unless a test wants it quick. */
   redisBreaker?: RedisBreakerSettings
+  /** What the 429 says after its numbers (the app gives BULK_READS); nothing when absent. */
+  refusalAdvice?: string
 }
 
 declare module 'fastify' {
@@ -41,7 +43,7 @@ declare module 'fastify' {
  * @see https://github.com/fastify/fastify-rate-limit
  * @example await scope.register(rateLimit, { max: 600, windowMs: 60_000 })
  */
-export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS, redisBreaker = REDIS_BREAKER }: RateLimitOptions) => {
+export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS, redisBreaker = REDIS_BREAKER, refusalAdvice = '' }: RateLimitOptions) => {
   if (!Number.isInteger(max) || max < 1) throw new Error(`rate limit max must be an integer of at least 1, got ${max}`)
   if (!Number.isInteger(windowMs) || windowMs < 1) throw new Error(`rate limit window must be at least 1 ms, got ${windowMs}`)
 
@@ -58,7 +60,7 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     const breaker = new RedisBreaker(scope.log, redisBreaker, () => redis.client.ping())
     store = new RedisCounterStore(redis.client, redis.outage, breaker, new MemoryCounterStore(localStoreMaxClients))
   }
-  const counter = new RequestCounter(max, windowMs, store)
+  const counter = new RequestCounter(max, windowMs, store, refusalAdvice)
   scope.decorate('requestCounter', counter)
 
   await scope.register(fastifyRateLimit, {

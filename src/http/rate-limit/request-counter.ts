@@ -1,10 +1,6 @@
 import type { FastifyRateLimitStore } from '@fastify/rate-limit'
 import { rateLimitKey } from '../client-address.ts'
 import { ApiError } from '../errors.ts'
-import { endpointUrl } from '../endpoints.ts'
-
-/** Where a 429 sends a client that reads everything: bulk clients that page until refused turn 429s into holes in their data. */
-export const BULK_READS = `To read every question, download ${endpointUrl('exportQuestions')} (one request) instead of paging.`
 
 function describeWindow (windowMs: number): string {
   if (windowMs % 1000 !== 0) return `${windowMs} ms`
@@ -30,11 +26,14 @@ export class RequestCounter {
   readonly max: number
   readonly windowMs: number
   readonly store: FastifyRateLimitStore
+  /** What the 429 says after its numbers (the app's: where a client that reads everything should go instead). */
+  readonly advice: string
 
-  constructor (max: number, windowMs: number, store: FastifyRateLimitStore) {
+  constructor (max: number, windowMs: number, store: FastifyRateLimitStore, advice = '') {
     this.max = max
     this.windowMs = windowMs
     this.store = store
+    this.advice = advice
   }
 
   /**
@@ -43,7 +42,7 @@ export class RequestCounter {
    */
   refusal (resetSeconds: number): ApiError {
     const seconds = Math.max(1, resetSeconds)
-    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s. ${BULK_READS}`,
+    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s.${this.advice === '' ? '' : ` ${this.advice}`}`,
       { 'retry-after': String(seconds) })
   }
 

@@ -21,7 +21,7 @@ import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
 import { ExamAnswers } from './http/answers/exam-answers.ts'
 import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
 import { BULK_READS } from './http/error-descriptions.ts'
-import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
+import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
@@ -113,17 +113,18 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   fastify.removeContentTypeParser('text/plain')
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'] })
+  // The headers every answer carries, the fast path's too (everyAnswerHeaders): also on an answer sent
+  // before @fastify/cors's onRequest hook ran (an earlier hook refused it), which a browser would
+  // otherwise hide from the page. Callback-style: an async hook costs a promise and a microtask per answer.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(everyAnswerHeaders(reply.statusCode))
+    done(null, payload)
+  })
   await fastify.register(requestLogging)
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
   guardConnections(fastify.server, config.connections, trustProxyFunction(config.trustProxy))
   installGracefulClose(fastify)
   installRequestGuard(fastify)
-  // Callback-style hooks on the hot path: an async hook costs a promise and a microtask per answer.
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('x-content-type-options', EVERY_ANSWER_HEADERS['x-content-type-options'])
-    if (reply.statusCode >= 400) reply.header('cache-control', NO_STORE)
-    done(null, payload)
-  })
 
   const knownPaths: string[] = []
   const postPaths: string[] = []

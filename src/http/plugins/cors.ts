@@ -25,11 +25,4 @@ export const cors = fastifyPlugin(async (app: FastifyInstance, { methods }: Cors
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
     hideOptionsRoute: true
   })
-  // @fastify/cors adds its headers in an onRequest hook; an answer sent before that hook ran (an
-  // earlier hook refused the request) would lack them, and a browser would hide the error from the page.
-  // Callback-style: an async hook costs a promise and a microtask on every answer.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (!reply.hasHeader('access-control-allow-origin')) reply.headers(CORS_HEADERS)
-    done(null, payload)
-  })
 }, { name: 'enem-cors', fastify: '5.x' })

@@ -16,11 +16,16 @@ export interface RateLimitState {
   exceeded: boolean
 }
 
+/** The RateLimit-* headers of a counted answer, as the flat list writeHead takes; both request paths send these. */
+export function rateLimitHeaderList (state: RateLimitState): Array<string | number> {
+  return ['ratelimit-limit', state.limit, 'ratelimit-remaining', state.remaining, 'ratelimit-reset', state.resetSeconds]
+}
+
 /**
- * The one quota store of the app and how a request is counted in it: @fastify/rate-limit counts
- * the Fastify routes through it (src/http/plugins/rate-limit.ts), and the fast path
- * (src/http/server/fast-path.ts) counts its own requests with `count`, by the same key and with
- * the plugin's arithmetic, so a client has one quota whichever path answers it.
+ * The one quota store of the app and how a request is counted in it: the Fastify routes' hook
+ * (src/http/plugins/rate-limit.ts) and the fast path (src/http/server/fast-path.ts) both count with
+ * `count`, send rateLimitHeaderList and refuse with `refusal`, so a client has one quota, and one
+ * answer, whichever path serves it.
  */
 export class RequestCounter {
   readonly max: number
@@ -48,7 +53,7 @@ export class RequestCounter {
 
   /**
    * Counts one request of a client address; calls back with its state, at once with the memory
-   * store. If the store fails the request is not counted (the plugin's skipOnError).
+   * store. If the store fails the request is not counted (served, not refused).
    */
   count (clientAddress: string, callback: (state: RateLimitState) => void): void {
     this.store.incr(rateLimitKey(clientAddress), (error, result) => {

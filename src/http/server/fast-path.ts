@@ -7,10 +7,10 @@ import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RepeatFilter } from '../answers/repeat-filter.ts'
-import { accessLogEntry, nextRequestId } from '../access-log.ts'
+import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
-import type { RateLimitState, RequestCounter } from '../rate-limit/request-counter.ts'
-import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
+import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '../response-headers.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -22,9 +22,9 @@ import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '
  * what these requests need, with the app's own parts: the table's answer picks the body (the same
  * call the routes make), preparedAnswer negotiates ETag and encoding (the same function
  * sendPrepared uses), error bodies come from the error handler's errorBody, the headers from
- * src/http/response-headers.ts, and the rate limit counts in the very store @fastify/rate-limit
- * counts the routes in (RequestCounter), so a client has one quota. A client over its limit gets
- * the 429 here too, built by the limiter's own RequestCounter.refusal.
+ * src/http/response-headers.ts (everyAnswerHeaders, as the app's onSend hook adds them), and the
+ * rate limit counts with the very RequestCounter the routes' hook counts with, so a client has one
+ * quota, the same RateLimit-* headers and, over its limit, the same 429 (RequestCounter.refusal).
  *
  * What it accepts it derives from the table: the paths, and for each parameter the pattern and
  * length of its schema. What it cannot check that way it hands to Fastify untouched: any method
@@ -70,7 +70,7 @@ class ErrorAnswer {
 }
 
 const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_ANSWER_HEADERS).flat()
-const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(EVERY_ANSWER_HEADERS).flat()
+const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(everyAnswerHeaders(200)).flat()
 
 export class FastPath {
   readonly #sources: AnswerSources
@@ -170,7 +170,7 @@ export class FastPath {
       headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer, request.url!)
     }
     if (limit !== undefined) {
-      headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
+      headers = [...headers, ...rateLimitHeaderList(limit)]
     }
     response.writeHead(statusCode, headers as Array<string | number>)
     if (payload === undefined || Buffer.isBuffer(payload)) {
@@ -182,7 +182,7 @@ export class FastPath {
       response.end()
     }
     if (this.#accessLog !== undefined) {
-      this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client), 'request')
+      writeAccessLog(this.#accessLog, nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client)
     }
   }
 
@@ -213,7 +213,7 @@ export class FastPath {
    * (bench/results.md).
    */
   #headerList (body: PreparedBody, answer: PreparedAnswer, url: string): Array<string | number> {
-    // No name of answer.headers is one of EVERY_ANSWER_HEADERS (CORS and nosniff), so nothing is sent twice.
+    // No name of answer.headers is one of everyAnswerHeaders' (CORS and nosniff), so nothing is sent twice.
     const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.

@@ -45,6 +45,11 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
     const limit = request.routeOptions.schema?.body === undefined ? undefined : request.routeOptions.bodyLimit
     return new ApiError(413, limit === undefined ? 'Request bodies are not accepted' : `The request body is larger than ${limit} bytes`)
   }
+  if (status === 415) {
+    // The one body the API reads (POST /v1/scores) is JSON, the one type app.ts leaves a parser for.
+    const type = request.headers['content-type']
+    return new ApiError(415, `The request body must be sent with Content-Type application/json, got ${type === undefined ? 'no Content-Type' : describeValue(type)}`)
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     // Client errors raised by Fastify itself (bad URL, bad content type, ...): the message is safe to show.
     const known = status in ERROR_CODES ? status as ErrorStatus : 400

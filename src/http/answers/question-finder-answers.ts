@@ -10,7 +10,7 @@ import { readPaging } from './exam-answers.ts'
 import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
-import { RepeatFilter } from './repeat-filter.ts'
+import { RepeatFilter } from './recent-keys.ts'
 import { NO_STORE } from '../response-headers.ts'
 import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from '../schemas/finding.ts'
 

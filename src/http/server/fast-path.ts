@@ -6,7 +6,7 @@ import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpo
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
-import { RepeatFilter } from '../answers/repeat-filter.ts'
+import { RepeatFilter } from '../answers/recent-keys.ts'
 import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { RepeatFilter } from '../../src/http/answers/repeat-filter.ts'
+import { RepeatFilter } from '../../src/http/answers/recent-keys.ts'
 
 test('a key is seen before from its second request on; other keys are not', () => {
   const repeats = new RepeatFilter()

@@ -19,7 +19,7 @@ import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
 import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
 import { ExamAnswers } from './http/answers/exam-answers.ts'
-import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
+import { API_BASE, type EndpointAnswers, type Endpoint } from './http/endpoints.ts'
 import { BULK_READS } from './http/error-descriptions.ts'
 import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
@@ -103,7 +103,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -142,7 +142,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl, refusalAdvice: BULK_READS })
       requestCounter = v1.requestCounter
     }
-    await v1.register(apiRoutes, { sources, endpoints })
+    await v1.register(apiRoutes, { answers, endpoints })
   }, { prefix: API_BASE })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
@@ -174,7 +174,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   }
 
   const fastPath = new FastPath({
-    sources,
+    answers,
     endpoints,
     publicUrl: config.publicUrl,
     trustProxy: trustProxyFunction(config.trustProxy),
@@ -190,14 +190,14 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   fastify.addHook('preClose', (done) => {
     fastPath.close()
     prepared.stopBackground()
-    sources.finding.finder.stopBackgroundWork()
+    answers.finding.finder.stopBackgroundWork()
     done()
   })
   // The question bodies and the search index are made a little at a time once the server listens, not during start-up.
   fastify.addHook('onListen', (done) => {
     // Its promise only says when it is done, which nothing here waits for.
     prepared.prepareInBackground()
-    sources.finding.finder.buildSearchIndexInBackground()
+    answers.finding.finder.buildSearchIndexInBackground()
     done()
   })
 }, { name: 'enem-api', fastify: '5.x' })

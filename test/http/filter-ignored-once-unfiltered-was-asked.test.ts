@@ -46,7 +46,7 @@ async function tableWithContextFilter (): Promise<Endpoint[]> {
     : {
         ...endpoint,
         querystring: Type.Object({ ...endpoint.querystring.properties, withContext: Type.Optional(withContextFilter.parameter) }),
-        answer: (_sources, _params, query) => answers.questions(query)
+        answer: (_answers, _params, query) => answers.questions(query)
       })
 }
 

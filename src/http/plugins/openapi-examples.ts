@@ -1,5 +1,5 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
-import { SOURCE_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
+import { DATASET_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
 import { LIMIT_MAX } from '../schemas/parameters.ts'
 import { endpointUrl } from '../endpoints.ts'
@@ -108,7 +108,7 @@ const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: st
 
 /** File addresses of the dataset as this server serves them (same rule as the loader). */
 function withPublicUrl<T> (value: T, publicUrl: string): T {
-  return JSON.parse(JSON.stringify(value).replaceAll(SOURCE_FILE_PREFIX, `${publicUrl}/files/`)) as T
+  return JSON.parse(JSON.stringify(value).replaceAll(DATASET_FILE_PREFIX, `${publicUrl}/files/`)) as T
 }
 
 /** The success example of each operation, with addresses under `publicUrl`. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { ENDPOINTS, type EndpointAnswers, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { joinedPayload, preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
 
 export interface ApiRoutesOptions {
-  sources: AnswerSources
+  answers: EndpointAnswers
   /** The table, unless a test gives its own. */
   endpoints?: readonly Endpoint[] | undefined
 }
@@ -17,7 +17,7 @@ export interface ApiRoutesOptions {
  * grammar (400) and document the operation; the table's answer does the rest. Most successful
  * answers never come here: the fast path (src/http/server/fast-path.ts) answers them from the same table.
  */
-export async function apiRoutes (app: FastifyInstance, { sources, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
+export async function apiRoutes (app: FastifyInstance, { answers, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
   const descriptions = errorDescriptions(endpoints)
   for (const endpoint of endpoints) {
     const hasParams = Object.keys(endpoint.params.properties).length > 0
@@ -37,7 +37,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
       // The schema's failure is reported by the endpoint's own words: which field, what was wrong.
       app.post(endpoint.path, { schema, bodyLimit: endpoint.body?.limit, attachValidation: problem !== undefined }, (request, reply) => {
         if (request.validationError !== undefined && problem !== undefined) throw new ApiError(400, problem(request.body))
-        const body = endpoint.answer(sources, {}, {}, request.body)
+        const body = endpoint.answer(answers, {}, {}, request.body)
         // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says.
         const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
         reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(joinedPayload(answer.payload))
@@ -47,7 +47,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
     app.get(endpoint.path, { schema }, (request, reply) => {
       // Returns nothing: a returned reply is a thenable that Fastify awaits with an end-of-stream
       // listener on every response.
-      const body = endpoint.answer(sources, request.params as ParameterValues, request.query as ParameterValues, undefined)
+      const body = endpoint.answer(answers, request.params as ParameterValues, request.query as ParameterValues, undefined)
       sendPrepared(request, reply.header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL), body)
     })
   }

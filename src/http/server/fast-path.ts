@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from '../client-address.ts'
-import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
-import { RepeatFilter } from '../answers/recent-keys.ts'
+import { RecentKeys } from '../answers/recent-keys.ts'
 import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
@@ -35,7 +35,7 @@ import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '..
  */
 
 export interface FastPathOptions {
-  sources: AnswerSources
+  answers: EndpointAnswers
   /** The endpoints it answers: the table, unless a test gives its own. */
   endpoints?: readonly Endpoint[] | undefined
   /** Base of the docUrl of error bodies. */
@@ -73,7 +73,7 @@ const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_A
 const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(everyAnswerHeaders(200)).flat()
 
 export class FastPath {
-  readonly #sources: AnswerSources
+  readonly #answers: EndpointAnswers
   readonly #matcher: EndpointMatcher
   readonly #publicUrl: string
   readonly #trustProxy: TrustProxy
@@ -100,10 +100,10 @@ export class FastPath {
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */
-  readonly #repeats = new RepeatFilter()
+  readonly #repeats = new RecentKeys()
 
-  constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
-    this.#sources = sources
+  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
+    this.#answers = answers
     this.#matcher = new EndpointMatcher(endpoints)
     this.#publicUrl = publicUrl
     this.#trustProxy = trustProxy
@@ -238,7 +238,7 @@ export class FastPath {
     const match = this.#matcher.match(url.slice(API_BASE.length))
     if (match === undefined) return undefined
     try {
-      const body = match.endpoint.answer(this.#sources, match.params, match.query, undefined)
+      const body = match.endpoint.answer(this.#answers, match.params, match.query, undefined)
       // The same address always gets the same body, but for one never reused (an unseeded draw);
       // it is kept from the second request on (most searches come once).
       if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)

@@ -105,6 +105,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const prepared = new PreparedCatalog(catalog)
   const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   let requestCounter: RequestCounter | undefined
+  // The very function serverOptions gave Fastify (compiled once per setting), so every part names the same client.
+  const trustProxy = trustProxyFunction(config.trustProxy)
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
   fastify.setSerializerCompiler(jsonSerializerCompiler)
@@ -122,7 +124,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
   await fastify.register(requestLogging)
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl })
-  guardConnections(fastify.server, config.connections, trustProxyFunction(config.trustProxy))
+  guardConnections(fastify.server, config.connections, trustProxy)
   installGracefulClose(fastify)
   installRequestGuard(fastify)
 
@@ -177,7 +179,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     answers,
     endpoints,
     publicUrl: config.publicUrl,
-    trustProxy: trustProxyFunction(config.trustProxy),
+    trustProxy,
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log

@@ -79,6 +79,12 @@ export const DatasetQuestionSchema = Type.Object({
   alternatives: Type.Array(AlternativeSchema, { description: 'The alternatives of the question' })
 }, { title: 'DatasetQuestion', description: 'A question record as the dataset files hold it' })
 
+/**
+ * A Markdown image in a record's text (`context`, an alternative's `text`): its alternative text
+ * (group 1) and its address (group 2). Global: use it with `replace` or `matchAll`.
+ */
+export const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(([^)]*)\)/g
+
 export const AREAS = ['LC', 'CH', 'CN', 'MT'] as const
 export const AreaSchema = Type.Enum(AREAS, {
   description: 'INEP area: LC linguagens, CH ciencias-humanas, CN ciencias-natureza, MT matematica'

@@ -1,4 +1,4 @@
-import type { DatasetQuestion } from '../record-schemas.ts'
+import { MARKDOWN_IMAGE, type DatasetQuestion } from '../record-schemas.ts'
 import type { OfficialPosition } from './official-table.ts'
 
 /*
@@ -45,7 +45,7 @@ const SPANISH = new Set(['el', 'los', 'las', 'y', 'del', 'con', 'su', 'sus', 'es
 export function textLanguage (record: Pick<DatasetQuestion, 'context' | 'alternativesIntroduction' | 'alternatives'>): 'ingles' | 'espanhol' | null {
   const text = [record.context, record.alternativesIntroduction, ...record.alternatives.map((alternative) => alternative.text)]
     .filter((part) => part !== null).join(' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/https?:\/\/\S+/g, ' ')
+    .replace(MARKDOWN_IMAGE, ' ').replace(/https?:\/\/\S+/g, ' ')
   const words = text.toLowerCase().match(/[\p{L}]+/gu) ?? []
   let english = 0
   let spanish = 0

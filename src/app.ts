@@ -4,7 +4,8 @@ import fastifyPlugin from 'fastify-plugin'
 import type {} from '@fastify/swagger'
 import type { Config } from './config.ts'
 import type { Catalog } from './data/catalog.ts'
-import { installErrorHandling, methodNotAllowed } from './http/errors.ts'
+import { methodNotAllowed } from './http/errors.ts'
+import { installErrorHandling } from './http/plugins/error-handling.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
 import { jsonBody } from './http/plugins/json-body.ts'
@@ -19,8 +20,9 @@ import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
 import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
 import { ExamAnswers } from './http/answers/exam-answers.ts'
-import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from './http/endpoints.ts'
-import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
+import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from './http/endpoints.ts'
+import { BULK_READS } from './http/error-descriptions.ts'
+import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
@@ -109,13 +111,15 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   // The search index is built in a worker thread from now on, while the rest of start-up runs; the
   // server listens (and /readyz answers 200) only once it is in place and the export's costly
   // compression is done off the loop (onReady below), so that no request ever waits for either and
   // none is held while they are made.
-  const searchIndexBuilt = sources.finding.finder.buildSearchIndex()
+  const searchIndexBuilt = answers.finding.finder.buildSearchIndex()
   let requestCounter: RequestCounter | undefined
+  // The very function serverOptions gave Fastify (compiled once per setting), so every part names the same client.
+  const trustProxy = trustProxyFunction(config.trustProxy)
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
   fastify.setSerializerCompiler(jsonSerializerCompiler)
@@ -124,18 +128,19 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(jsonBody)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
   await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'], countedPrefix: `${API_BASE}/`, requestCounter: () => requestCounter })
+  // The headers every answer carries, the fast path's too (everyAnswerHeaders): also on an answer sent
+  // before @fastify/cors's onRequest hook ran (an earlier hook refused it), which a browser would
+  // otherwise hide from the page. Callback-style: an async hook costs a promise and a microtask per answer.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(everyAnswerHeaders(reply.statusCode))
+    done(null, payload)
+  })
   await fastify.register(requestLogging)
   const maxBodyBytes = Math.max(0, ...(endpoints ?? ENDPOINTS).map((endpoint) => endpoint.body?.limit ?? 0))
   installRequestLimits(fastify, { allowedMethods: ALLOWED_METHODS, publicUrl: config.publicUrl, maxBodyBytes })
-  guardConnections(fastify.server, config.connections, trustProxyFunction(config.trustProxy))
+  guardConnections(fastify.server, config.connections, trustProxy)
   installGracefulClose(fastify)
   installRequestGuard(fastify)
-  // Callback-style hooks on the hot path: an async hook costs a promise and a microtask per answer.
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('x-content-type-options', EVERY_ANSWER_HEADERS['x-content-type-options'])
-    if (reply.statusCode >= 400) reply.header('cache-control', NO_STORE)
-    done(null, payload)
-  })
 
   const knownPaths: string[] = []
   const postPaths: string[] = []
@@ -150,10 +155,10 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
-      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
+      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl, refusalAdvice: BULK_READS })
       requestCounter = v1.requestCounter
     }
-    await v1.register(apiRoutes, { sources, endpoints })
+    await v1.register(apiRoutes, { answers, endpoints })
   }, { prefix: API_BASE })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
@@ -185,23 +190,23 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   }
 
   const fastPath = new FastPath({
-    sources,
+    answers,
     endpoints,
     publicUrl: config.publicUrl,
-    trustProxy: trustProxyFunction(config.trustProxy),
+    trustProxy,
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {
-    await Promise.all([searchIndexBuilt, sources.finding.prepareExportAhead()])
+    await Promise.all([searchIndexBuilt, answers.finding.prepareExportAhead()])
     installFastPath(fastify.server, fastPath)
   })
   fastify.addHook('preClose', (done) => {
     fastPath.close()
     prepared.stopBackground()
-    sources.finding.finder.stopBuilding()
+    answers.finding.finder.stopBuilding()
     done()
   })
   // The question bodies are made a little at a time once the server listens, not during start-up.

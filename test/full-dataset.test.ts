@@ -24,7 +24,7 @@ interface SourceRecord {
   inep?: { key: string, annulled: boolean, area: string, item: number | null } | null
   [key: string]: unknown
 }
-interface SourceExam { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
+interface DatasetExam { year: number, languages: Array<{ value: string }>, disciplines: Array<{ value: string }> }
 
 interface OfficialEntry { index: number, language: string | null, area: string, key: string, item: number | null }
 interface OfficialYearFile { year: number, areaOrder: { areas: string[] } | null, positions: OfficialEntry[], disagreements: Array<{ index: number, field: string }> }
@@ -88,7 +88,7 @@ interface LanguageRow { year: number, index: number, language: string | null, fi
 const LANGUAGE_LABELS: Record<string, string> = { ingles: 'Inglês', espanhol: 'Espanhol' }
 
 async function readSource (dataDir: string) {
-  const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as Array<SourceExam & { languages: Array<{ label: string, value: string }> }>
+  const exams = JSON.parse(await readFile(path.join(dataDir, 'exams.json'), 'utf8')) as Array<DatasetExam & { languages: Array<{ label: string, value: string }> }>
   const official = await readOfficial()
   // The language labels of data/official/corrections.json: a record's identity is its served language.
   const { rows } = JSON.parse(await readFile(path.join(REPO, 'data/official/corrections.json'), 'utf8')) as { rows: LanguageRow[] }
@@ -118,13 +118,13 @@ async function readSource (dataDir: string) {
 }
 
 /** The contract's language view, computed from the source: null-language plus the language, by index, null first. */
-function expectedView (exam: SourceExam, records: SourceRecord[], language: string | null): SourceRecord[] {
+function expectedView (exam: DatasetExam, records: SourceRecord[], language: string | null): SourceRecord[] {
   const rank = (record: SourceRecord) => (record.language === null ? 0 : 1)
   return records.filter((record) => record.language === null || record.language === language)
     .sort((a, b) => a.index - b.index || rank(a) - rank(b))
 }
 
-const languagesOf = (exam: SourceExam): Array<string | null> => (exam.languages.length === 0 ? [null] : exam.languages.map((option) => option.value))
+const languagesOf = (exam: DatasetExam): Array<string | null> => (exam.languages.length === 0 ? [null] : exam.languages.map((option) => option.value))
 const languageQuery = (language: string | null) => (language === null ? '' : `language=${language}`)
 
 describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is not set: the full-dataset suite did NOT run' : false }, () => {
@@ -164,7 +164,7 @@ describe('full dataset', { skip: FULL_DATA_DIR === undefined ? 'ENEM_DATA_DIR is
   }
 
   test('serves all 15 exams, newest first, equal to exams.json', async () => {
-    const served = (await request('/v1/exams')).json<SourceExam[]>()
+    const served = (await request('/v1/exams')).json<DatasetExam[]>()
     assert.equal(served.length, 15)
     // exams.json names no application: every exam of the dataset is a regular one.
     assert.deepEqual(served, [...source.exams].sort((a, b) => b.year - a.year).map((exam) => ({ ...exam, application: 'regular' })))

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { OFFICIAL_DATA_DIR } from '../data/official/official-table.ts'
-import { buildOfficialFiles } from '../data/official/official-sources.ts'
+import { buildOfficialFiles } from '../data/sources/inep-official.ts'
 import { BOOKLET_TABLE_DIR, buildBookletTableFiles } from '../data/scores/booklet-table.ts'
 
 /**

@@ -35,7 +35,7 @@
  *   official/inep/itens-prova/ITENS_PROVA_2016.csv (invented, INEP's columns): linguagens booklets
  *   9299 AZUL and 9300 AMARELO of one order, keyed like the records but at 100; mathematics booklet
  *   9303 AZUL, agreeing with half of 136–147. official/2016.json and 2016's corrections rows are what
- *   the import makes of it (src/data/official/official-sources.ts, officialYearFromItems): booklet
+ *   the import makes of it (src/data/sources/inep-official.ts, officialYearFromItems): booklet
  *   9299 for LC (9300 the same order), none for MT (those records keep inep null), 93 labelled ingles
  *   (its sibling is espanhol), 100's key corrected.
  *
@@ -76,7 +76,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, parse, resolve } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import type { CorrectionsFile, OfficialPosition, OfficialYear } from '../data/official/official-table.ts'
-import { formatTable, officialYearFromItems } from '../data/official/official-sources.ts'
+import { formatTable, officialYearFromItems } from '../data/sources/inep-official.ts'
 import { officialTable } from '../data/official/official-table.ts'
 import { proposeCorrections } from '../data/official/corrections.ts'
 import { parseItensProva } from '../data/official/itens-prova.ts'

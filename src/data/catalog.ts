@@ -1,4 +1,4 @@
-import { compareNewestFirst, examKey, type Application } from './exam-key.ts'
+import { DEFAULT_APPLICATION, compareNewestFirst, examKey, type Application } from './exam-key.ts'
 import type { ExamSummary, Question, QuestionSummary } from './record-schemas.ts'
 
 /** One exam as the service serves it: its summary and its validated question records, ordered. */
@@ -25,6 +25,12 @@ export type QuestionLookup =
   | { found: true, question: Question }
   | { found: false, availableLanguages: ReadonlyArray<string | null> }
 
+/** Why a year and application name no exam the service holds: the field at fault, and what to say of it. */
+export interface MissingExam {
+  readonly field: 'year' | 'application'
+  readonly message: string
+}
+
 /**
  * The dataset behind one immutable object with read-only queries, built once at start-up.
  * Every answer is precomputed; no query touches the disk.
@@ -50,6 +56,23 @@ export class Catalog {
   /** The exam of a year and application (default: the regular one). */
   getExam (year: number, application?: Application): Exam | undefined {
     return this.#examsByKey.get(examKey(year, application))
+  }
+
+  /**
+   * Why a year and application name no exam, in the one wording of every endpoint that asks
+   * (the exam endpoints' 404 and 422, POST /v1/scores's 422): a year without exams names the years
+   * held, an application the year has no exam of names the year's applications. Undefined when
+   * the exam is held.
+   */
+  missingExam (year: number, application: string = DEFAULT_APPLICATION): MissingExam | undefined {
+    // A string that is no application (a score request's body may hold any) names no exam either.
+    if (this.#examsByKey.has(examKey(year, application as Application))) return undefined
+    const ofYear = this.examsOfYear(year)
+    if (ofYear.length === 0) {
+      const years = [...new Set(this.#examsNewestFirst.map((exam) => exam.summary.year))].sort((a, b) => a - b)
+      return { field: 'year', message: `No exam for year ${year}; years available: ${years.join(', ')}` }
+    }
+    return { field: 'application', message: `application ${JSON.stringify(application)} is not an exam of ${year}: its applications are ${ofYear.map((exam) => exam.summary.application).join(', ')}` }
   }
 
   /** The exams of a year, regular first; empty when the year has none. */

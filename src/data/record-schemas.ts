@@ -30,13 +30,13 @@ const examDisciplines = Type.Array(OptionSchema, { description: 'Disciplines of 
 const examLanguages = Type.Array(OptionSchema, { description: 'Foreign languages of the exam; the first is the default language view' })
 
 /** An exam as exams.json (and its details.json) lists it: no `application` means regular. */
-export const SourceExamSummarySchema = Type.Object({
+export const DatasetExamSummarySchema = Type.Object({
   title: examTitle,
   year: examYear,
   application: Type.Optional(ApplicationSchema),
   disciplines: examDisciplines,
   languages: examLanguages
-}, { title: 'SourceExamSummary', description: 'An exam as the dataset files list it' })
+}, { title: 'DatasetExamSummary', description: 'An exam as the dataset files list it' })
 
 export const ExamSummarySchema = Type.Object({
   title: examTitle,
@@ -54,7 +54,7 @@ export const QuestionSummarySchema = Type.Object({
 }, { title: 'QuestionSummary', description: 'A question entry of an exam' })
 
 export const ExamDetailsFileSchema = Type.Object({
-  ...SourceExamSummarySchema.properties,
+  ...DatasetExamSummarySchema.properties,
   questions: Type.Array(QuestionSummarySchema)
 })
 
@@ -66,7 +66,7 @@ export const AlternativeSchema = Type.Object({
 }, { title: 'Alternative', description: 'One alternative of a question' })
 
 /** The question record as a dataset file holds it: what the loader validates, before corrections. */
-export const SourceQuestionSchema = Type.Object({
+export const DatasetQuestionSchema = Type.Object({
   title: Type.String({ description: 'Title of the question', examples: ['Questão 1 - ENEM 2020'] }),
   index: Type.Integer({ minimum: 1, description: 'Number of the question in the exam', examples: [1] }),
   discipline: NullableString('Discipline slug'),
@@ -77,7 +77,13 @@ export const SourceQuestionSchema = Type.Object({
   correctAlternative: LetterSchema,
   alternativesIntroduction: NullableString('Text shown before the alternatives'),
   alternatives: Type.Array(AlternativeSchema, { description: 'The alternatives of the question' })
-}, { title: 'SourceQuestion', description: 'A question record as the dataset files hold it' })
+}, { title: 'DatasetQuestion', description: 'A question record as the dataset files hold it' })
+
+/**
+ * A Markdown image in a record's text (`context`, an alternative's `text`): its alternative text
+ * (group 1) and its address (group 2). Global: use it with `replace` or `matchAll`.
+ */
+export const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(([^)]*)\)/g
 
 export const AREAS = ['LC', 'CH', 'CN', 'MT'] as const
 export const AreaSchema = Type.Enum(AREAS, {
@@ -115,10 +121,10 @@ export const InepSchema = Type.Object({
   sources: Type.Array(Type.String(), { description: 'The official files these facts come from (INEP answer-key PDFs, INEP item data)' })
 }, { title: 'Inep', description: "INEP's official facts about the question; the service's answer key and discipline follow them" })
 
-const { context, files, correctAlternative, alternativesIntroduction, alternatives, ...identity } = SourceQuestionSchema.properties
+const { context, files, correctAlternative, alternativesIntroduction, alternatives, ...identity } = DatasetQuestionSchema.properties
 
 /**
- * A question record as the service serves it: the source record with corrections applied, plus
+ * A question record as the service serves it: the dataset's record with corrections applied, plus
  * `application` (from its exam: record files do not carry it) and `inep`.
  */
 export const QuestionSchema = Type.Object({
@@ -134,11 +140,11 @@ export const QuestionSchema = Type.Object({
 
 export type Option = Type.Static<typeof OptionSchema>
 export type ExamSummary = Type.Static<typeof ExamSummarySchema>
-export type SourceExamSummary = Type.Static<typeof SourceExamSummarySchema>
+export type DatasetExamSummary = Type.Static<typeof DatasetExamSummarySchema>
 export type QuestionSummary = Type.Static<typeof QuestionSummarySchema>
 export type ExamDetailsFile = Type.Static<typeof ExamDetailsFileSchema>
 export type Alternative = Type.Static<typeof AlternativeSchema>
-export type SourceQuestion = Type.Static<typeof SourceQuestionSchema>
+export type DatasetQuestion = Type.Static<typeof DatasetQuestionSchema>
 export type Question = Type.Static<typeof QuestionSchema>
 export type Inep = Type.Static<typeof InepSchema>
 export type Area = typeof AREAS[number]

@@ -20,6 +20,18 @@ const MAX_ADDRESS_LENGTH = 45
  * `TRUST_PROXY=1` (one load balancer) count every client as the balancer.
  */
 export function trustProxyFunction (trustProxy: Config['trustProxy']): TrustProxy {
+  let trust = compiledTrust.get(trustProxy)
+  if (trust === undefined) {
+    trust = compileTrust(trustProxy)
+    compiledTrust.set(trustProxy, trust)
+  }
+  return trust
+}
+
+/** Each TRUST_PROXY setting compiled once: Fastify, the connection guard and the fast path get the same function. */
+const compiledTrust = new Map<Config['trustProxy'], TrustProxy>()
+
+function compileTrust (trustProxy: Config['trustProxy']): TrustProxy {
   if (trustProxy === false) return TRUST_NOBODY
   if (trustProxy === true) return TRUST_EVERYBODY
   if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy

@@ -27,7 +27,7 @@ import { SCORES_BODY_LIMIT, ScoreAnswerSchema, ScoreRequestSchema, bodyProblem, 
 export const API_BASE = '/v1'
 
 /** What the endpoints answer from: objects that turn grammar-checked parameter values into prepared bodies. */
-export interface AnswerSources {
+export interface EndpointAnswers {
   exams: ExamAnswers
   finding: QuestionFinderAnswers
   scores: ScoreAnswers
@@ -62,13 +62,13 @@ export interface Endpoint {
   /** Error statuses the operation can answer, for the document. */
   readonly errors: readonly ErrorStatus[]
   /** The body of the answer; throws ApiError for the 404s and 422s. `body` is a POST's body, checked against its schema. */
-  readonly answer: (sources: AnswerSources, params: ParameterValues, query: ParameterValues, body: unknown) => PreparedBody
+  readonly answer: (answers: EndpointAnswers, params: ParameterValues, query: ParameterValues, body: unknown) => PreparedBody
 }
 
 interface EndpointDefinition<P extends TObject, Q extends TObject> extends Omit<Endpoint, 'params' | 'querystring' | 'answer' | 'method'> {
   params: P
   querystring: Q
-  answer: (sources: AnswerSources, params: Static<P>, query: Static<Q>) => PreparedBody
+  answer: (answers: EndpointAnswers, params: Static<P>, query: Static<Q>) => PreparedBody
 }
 
 /** Types one GET entry of the table by its own schemas. */
@@ -77,13 +77,13 @@ function endpoint<P extends TObject, Q extends TObject> (definition: EndpointDef
     ...definition,
     method: 'GET',
     // Both callers check the values against these very schemas before answering.
-    answer: (sources, params, query) => definition.answer(sources, params as Static<P>, query as Static<Q>)
+    answer: (answers, params, query) => definition.answer(answers, params as Static<P>, query as Static<Q>)
   }
 }
 
 interface PostDefinition<B extends TSchema> extends Omit<Endpoint, 'params' | 'querystring' | 'answer' | 'method' | 'body'> {
   body: { schema: B, limit: number, problem: (body: unknown) => string | undefined }
-  answer: (sources: AnswerSources, body: Static<B>) => PreparedBody
+  answer: (answers: EndpointAnswers, body: Static<B>) => PreparedBody
 }
 
 /** Types one POST entry of the table by its body's schema. */
@@ -94,7 +94,7 @@ function postEndpoint<B extends TSchema> (definition: PostDefinition<B>): Endpoi
     params: NO_PARAMETERS,
     querystring: NO_PARAMETERS,
     // The route checks the body with `problem`, against this very schema, before answering.
-    answer: (sources, _params, _query, body) => definition.answer(sources, body as Static<B>)
+    answer: (answers, _params, _query, body) => definition.answer(answers, body as Static<B>)
   }
 }
 

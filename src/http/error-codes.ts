@@ -1,6 +1,6 @@
 /*
  * The contract's error codes and error body, with no dependency: the schemas (src/http/schemas/)
- * describe them, and the error handling (./errors.ts) sends them.
+ * describe them, and the error handling (./plugins/error-handling.ts) sends them.
  */
 
 /** The contract's error codes by HTTP status (the "Errors" table of docs/api.md). */

@@ -34,9 +34,21 @@ export const NO_STORE = 'no-store'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
+const EVERY_ERROR_HEADERS = {
+  ...EVERY_ANSWER_HEADERS,
+  'cache-control': NO_STORE
+} as const
+
+/**
+ * The headers the API adds to an answer of this status, whichever path sends it (the app's onSend
+ * hook, the fast path): CORS and nosniff on every answer, and no caching of an error.
+ */
+export function everyAnswerHeaders (statusCode: number): Readonly<Record<string, string>> {
+  return statusCode >= 400 ? EVERY_ERROR_HEADERS : EVERY_ANSWER_HEADERS
+}
+
 /** Headers of every error answer (its body is the contract's error body, in JSON). */
 export const ERROR_ANSWER_HEADERS = {
-  ...EVERY_ANSWER_HEADERS,
-  'cache-control': NO_STORE,
+  ...EVERY_ERROR_HEADERS,
   'content-type': JSON_CONTENT_TYPE
 } as const

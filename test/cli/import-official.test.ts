@@ -7,7 +7,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { OFFICIAL_DATA_DIR, readOfficialTable } from '../../src/data/official/official-table.ts'
-import { buildOfficialFiles } from '../../src/data/official/official-sources.ts'
+import { buildOfficialFiles } from '../../src/data/sources/inep-official.ts'
 
 /*
  * data/official is exactly what `npm run import-official` makes of ../shared/inep (and of

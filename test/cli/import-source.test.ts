@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import { parse } from 'csv-parse/sync'
 import { CorrectionLedger } from '../../src/data/official/corrections.ts'
 import { officialTable, type CorrectionsFile, type OfficialYear } from '../../src/data/official/official-table.ts'
-import type { Question, SourceQuestion } from '../../src/data/record-schemas.ts'
+import type { Question, DatasetQuestion } from '../../src/data/record-schemas.ts'
 import { build } from '../helper.ts'
 
 /*
@@ -130,7 +130,7 @@ function servedRecords (out: string, folder: string) {
   return {
     table,
     records: readdirSync(questionsDir).map((name) => {
-      const record = JSON.parse(readFileSync(path.join(questionsDir, name, 'details.json'), 'utf8')) as SourceQuestion
+      const record = JSON.parse(readFileSync(path.join(questionsDir, name, 'details.json'), 'utf8')) as DatasetQuestion
       return { name, record, served: ledger.correct(record, name) }
     })
   }
@@ -157,7 +157,7 @@ test('enem-dev-ppl: each second application writes the records the CSV\'s bookle
     const year = Number(folder.slice(0, 4))
     const csv = readCsv(year)
     const questionsDir = path.join(ENEM_DEV, folder, 'questions')
-    const sourceRecords = readdirSync(questionsDir).map((name) => JSON.parse(readFileSync(path.join(questionsDir, name, 'details.json'), 'utf8')) as SourceQuestion)
+    const sourceRecords = readdirSync(questionsDir).map((name) => JSON.parse(readFileSync(path.join(questionsDir, name, 'details.json'), 'utf8')) as DatasetQuestion)
     const expected = AREA_ORDER(year).reduce((sum, area, block) => sum + expectedWritten(bookletsOf(csv, area), sourceRecords
       .filter((record) => record.index > block * 45 && record.index <= (block + 1) * 45)
       .map((record) => ({ slot: record.index - block * 45, language: record.language, key: record.correctAlternative })), false), 0)

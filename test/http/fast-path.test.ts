@@ -328,7 +328,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
   const prepared = new PreparedCatalog(dataset.catalog!)
-  const sources = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!) }
+  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!) }
   const logged: unknown[] = []
   const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
   const failingCounters = {
@@ -342,7 +342,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
     }
   }
   for (const [name, counter] of Object.entries(failingCounters)) {
-    const fastPath = new FastPath({ sources, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, requestCounter: counter as unknown as RequestCounter, errorLog })
+    const fastPath = new FastPath({ answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, requestCounter: counter as unknown as RequestCounter, errorLog })
     let fellBack = 0
     const response = await inject((request, reply) => fastPath.dispatch(request, reply, (_request, fallbackReply) => {
       fellBack++

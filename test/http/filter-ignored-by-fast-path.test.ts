@@ -23,7 +23,7 @@ function tableWithExtraFilter (filter: ReturnType<typeof Type.String>): Endpoint
     : {
         ...endpoint,
         querystring: Type.Object({ ...endpoint.querystring.properties, minIndex: Type.Optional(filter) }),
-        answer: (_sources, params, query) => PreparedBody.json({ params, query })
+        answer: (_answers, params, query) => PreparedBody.json({ params, query })
       })
 }
 

@@ -6,7 +6,7 @@ import { RECORD_FILTERS, recordFilter, type QuestionFilters } from '../../src/da
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
 import { ENDPOINTS, type Endpoint } from '../../src/http/endpoints.ts'
-import { FINDING_FILTERS, booleanParameter, type FindingFilter } from '../../src/http/finding-filters.ts'
+import { FINDING_FILTERS, booleanParameter, type FindingFilter } from '../../src/http/schemas/finding-filters.ts'
 import { loadConfig } from '../../src/config.ts'
 import { build, requestPaths, TEST_PUBLIC_URL, loadTestDataset, type SendRequest } from '../helper.ts'
 
@@ -16,7 +16,7 @@ import { build, requestPaths, TEST_PUBLIC_URL, loadTestDataset, type SendRequest
  * filters a second time by hand, the new one missing, so `?year=2020&withContext=false` was
  * answered with the 21 questions of `?year=2020` (a fresh server answered 0). The key is now
  * derived from the filter object itself (src/data/finding/question-filters.ts's filtersKey), and a filter
- * is one entry of src/http/finding-filters.ts plus its record test.
+ * is one entry of src/http/schemas/finding-filters.ts plus its record test.
  */
 
 const UNFILTERED = '/v1/questions?year=2020&application=regular&limit=50'
@@ -46,7 +46,7 @@ async function tableWithContextFilter (): Promise<Endpoint[]> {
     : {
         ...endpoint,
         querystring: Type.Object({ ...endpoint.querystring.properties, withContext: Type.Optional(withContextFilter.parameter) }),
-        answer: (_sources, _params, query) => answers.questions(query)
+        answer: (_answers, _params, query) => answers.questions(query)
       })
 }
 

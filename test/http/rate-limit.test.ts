@@ -2,7 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import { buildTestApp, type ErrorResponseBody } from '../helper.ts'
-import { ApiError, installErrorHandling } from '../../src/http/errors.ts'
+import { ApiError } from '../../src/http/errors.ts'
+import { installErrorHandling } from '../../src/http/plugins/error-handling.ts'
 import { rateLimit } from '../../src/http/plugins/rate-limit.ts'
 
 const COUNTED_URLS = ['/v1/exams', '/v1/exams/2020', '/v1/exams/2020/questions?limit=2', '/v1/exams/2020/questions/1']

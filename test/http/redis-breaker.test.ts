@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Fastify from 'fastify'
-import { installErrorHandling } from '../../src/http/errors.ts'
+import { installErrorHandling } from '../../src/http/plugins/error-handling.ts'
 import { rateLimit } from '../../src/http/plugins/rate-limit.ts'
 import { deadPort } from '../redis.ts'
 

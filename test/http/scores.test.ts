@@ -31,6 +31,16 @@ async function assertError (response: Awaited<ReturnType<typeof post>>, status: 
   if (message !== undefined) assert.match(body.error.message, message)
 }
 
+/** The booklet codes of a year as the 422 names them: runs of consecutive codes, ascending, from INEP's item data. */
+function bookletRuns (year: number): string {
+  const codes = [...readBookletTables().get(year)!.keys()].sort((a, b) => a - b)
+  return codes.map((code, i) => {
+    const startsRun = i === 0 || codes[i - 1] !== code - 1
+    const endsRun = i === codes.length - 1 || codes[i + 1] !== code + 1
+    return `${startsRun ? (i === 0 ? '' : ', ') : ''}${startsRun || endsRun ? (startsRun ? code : `-${code}`) : ''}`
+  }).join('')
+}
+
 describe('POST /v1/scores answers', () => {
   test('a practice run in our numbering: the answer\'s shape, no-store, the areas answered in the exam\'s order', async () => {
     // The sample's 2020 exam carries invented item parameters at a few linguagens positions.
@@ -163,20 +173,23 @@ describe('POST /v1/scores refuses', () => {
   test('a body over 16 KiB with 413, another content type with 415', async () => {
     const padding = 'A'.repeat(SCORES_BODY_LIMIT)
     await assertError(await post({ year: 2023, booklet: 1191, answers: padding }), 413, 'payload_too_large', /16384 bytes/)
-    await assertError(await post('{"year":2023,"booklet":1191,"answers":"A"}', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type')
-    await assertError(await post('year=2023', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type')
+    await assertError(await post('{"year":2023,"booklet":1191,"answers":"A"}', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type',
+      /^The request body must be sent with Content-Type application\/json, got "text\/plain"$/)
+    await assertError(await post('year=2023', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type', /application\/json/)
+    const untyped = await server.request({ method: 'POST', url: '/v1/scores', payload: '{"year":2023,"booklet":1191,"answers":"A"}' })
+    await assertError(untyped, 415, 'unsupported_media_type', /^The request body must be sent with Content-Type application\/json, got no Content-Type$/)
   })
 
   test('values that parse but do not exist with 422, naming the field', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ year: 2008, booklet: 1191, answers: 'A'.repeat(45) }, /year 2008 has no item data/],
-      [{ year: 2022, booklet: 1191, answers: 'A'.repeat(45) }, /booklet 1191 is not a booklet of 2022/],
+      [{ year: 2022, booklet: 1191, answers: 'A'.repeat(45) }, new RegExp(`^booklet 1191 is not a booklet of 2022; its booklets: ${bookletRuns(2022)}$`)],
       [{ year: 2023, booklet: 1191, answers: 'A'.repeat(44) }, /answers must be 45 characters/],
       [{ year: 2013, booklet: 187, answers: 'A'.repeat(45) }, /booklet 187 of 2013 cannot be scored/],
-      [{ year: 2008, answers: {} }, /year 2008 is not an exam we serve/],
+      [{ year: 2008, answers: {} }, /^No exam for year 2008; years available: 20/],
       [{ year: 2023, answers: { 46: 'A' } }, /year 2023 has no item parameters/],
       // 2023 has no second application in the sample (2020 has).
-      [{ year: 2023, application: 'ppl', answers: {} }, /application "ppl": 2023 has no such exam; applications: regular/],
+      [{ year: 2023, application: 'ppl', answers: {} }, /^application "ppl" is not an exam of 2023: its applications are regular$/],
       [{ year: 2020, application: 'second', answers: {} }, /application "second"/],
       [{ year: 2020, language: 'ingles', answers: { 181: 'A' } }, /answers index 181 is outside the exam/],
       [{ year: 2020, language: 'ingles', answers: { 0: 'A' } }, /answers index 0 is outside the exam/],
@@ -199,6 +212,14 @@ describe('POST /v1/scores refuses', () => {
     const plain = (await post({ year: 2023, booklet: 1191, answers: `*${letters.slice(1)}` })).json<{ areas: Array<{ correct: number }> }>()
     const withEmoji = (await post({ year: 2023, booklet: 1191, answers: `\u{1F600}${letters.slice(1)}` })).json<{ areas: Array<{ correct: number }> }>()
     assert.deepEqual(withEmoji, plain)
+  })
+
+  test('one mistake, one message: an application the year has no exam of, or a year without exams, worded as the exam endpoints word it', async () => {
+    for (const [year, application] of [[2023, 'ppl'], [2008, 'regular']] as const) {
+      const scored = (await post({ year, application, answers: {} })).json<ErrorResponseBody>()
+      const asked = (await server.request(`/v1/exams/${year}?application=${application}`)).json<ErrorResponseBody>()
+      assert.equal(scored.error.message, asked.error.message)
+    }
   })
 
   test('odd bodies never get a 500', async () => {

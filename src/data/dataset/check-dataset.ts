@@ -3,8 +3,8 @@ import Type from 'typebox'
 import type { DatasetReport } from './dataset-report.ts'
 import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import {
-  ExamDetailsFileSchema, SourceExamSummarySchema, SourceQuestionSchema, LETTERS,
-  type ExamDetailsFile, type QuestionSummary, type SourceExamSummary, type SourceQuestion
+  ExamDetailsFileSchema, DatasetExamSummarySchema, DatasetQuestionSchema, LETTERS,
+  type ExamDetailsFile, type QuestionSummary, type DatasetExamSummary, type DatasetQuestion
 } from '../record-schemas.ts'
 
 /*
@@ -13,28 +13,28 @@ import {
  * them, before any correction, and only report; they never change a record.
  */
 
-/** Prefix of every file address in the source records; what follows it is a path in the dataset folder. */
-export const SOURCE_FILE_PREFIX = 'https://enem.dev/'
+/** Prefix of every file address in the dataset's records; what follows it is a path in the dataset folder. */
+export const DATASET_FILE_PREFIX = 'https://enem.dev/'
 
-export const checkExamList = Compile(Type.Array(SourceExamSummarySchema))
+export const checkExamList = Compile(Type.Array(DatasetExamSummarySchema))
 export const checkExamDetails = Compile(ExamDetailsFileSchema)
-export const checkQuestion = Compile(SourceQuestionSchema)
+export const checkQuestion = Compile(DatasetQuestionSchema)
 
 const QUESTION_FOLDER = /^([1-9][0-9]*)(?:-([a-z0-9]+(?:-[a-z0-9]+)*))?$/
-const SOURCE_ADDRESS = /https:\/\/enem\.dev\/[^\s)"'<>\]]+/g
-const QUESTION_FIELDS = new Set(Object.keys(SourceQuestionSchema.properties))
+const DATASET_ADDRESS = /https:\/\/enem\.dev\/[^\s)"'<>\]]+/g
+const QUESTION_FIELDS = new Set(Object.keys(DatasetQuestionSchema.properties))
 /** The predecessor's stand-in where a question's picture was lost (its dataset has one, at the root, served to six 2023 records). */
 const PLACEHOLDER_FILE = /^broken[-_]image\.[a-z]+$/i
 
 /** A question record read from its folder. */
-export interface SourceRecordFile {
+export interface DatasetRecordFile {
   folder: string
   /** Path of its details.json, relative to the dataset folder. */
   file: string
-  record: SourceQuestion & Record<string, unknown>
+  record: DatasetQuestion & Record<string, unknown>
 }
 
-export function compareExamSummaries (listed: SourceExamSummary, details: ExamDetailsFile, file: string, report: DatasetReport): void {
+export function compareExamSummaries (listed: DatasetExamSummary, details: ExamDetailsFile, file: string, report: DatasetReport): void {
   for (const field of ['title', 'year', 'application', 'disciplines', 'languages'] as const) {
     // A details.json need not repeat the application its folder already names.
     if (field === 'application' && details.application === undefined) continue
@@ -46,7 +46,7 @@ export function compareExamSummaries (listed: SourceExamSummary, details: ExamDe
   }
 }
 
-export function checkFolderAgreement (record: SourceQuestion, year: number, folder: string, file: string, report: DatasetReport): void {
+export function checkFolderAgreement (record: DatasetQuestion, year: number, folder: string, file: string, report: DatasetReport): void {
   const match = QUESTION_FOLDER.exec(folder)
   const folderIndex = match === null ? undefined : Number(match[1])
   const folderLanguage = match?.[2] ?? null
@@ -62,13 +62,13 @@ export function checkFolderAgreement (record: SourceQuestion, year: number, fold
 }
 
 /** Every file address a record holds (its files, its alternatives' files, images in its texts), each with the field that holds it. */
-export function fileAddresses (record: SourceQuestion): Array<[field: string, address: string]> {
+export function fileAddresses (record: DatasetQuestion): Array<[field: string, address: string]> {
   const addresses: Array<[string, string]> = record.files.map((address, position) => [`/files/${position}`, address])
   record.alternatives.forEach((alternative, position) => {
     if (alternative.file !== null) addresses.push([`/alternatives/${position}/file`, alternative.file])
   })
   for (const field of ['context', 'alternativesIntroduction'] as const) {
-    for (const address of record[field]?.match(SOURCE_ADDRESS) ?? []) addresses.push([`/${field}`, address])
+    for (const address of record[field]?.match(DATASET_ADDRESS) ?? []) addresses.push([`/${field}`, address])
   }
   return addresses
 }
@@ -81,12 +81,12 @@ const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|bmp|svg)$/i
  * the folder: the only files /files serves. A file no record names (a stray file at the top of the
  * folder, a dotfile such as `.env`) is never served, nor a path with a segment that begins with a dot.
  */
-export function namedImageFiles (records: Iterable<SourceQuestion>, filesOnDisk: ReadonlySet<string>): Set<string> {
+export function namedImageFiles (records: Iterable<DatasetQuestion>, filesOnDisk: ReadonlySet<string>): Set<string> {
   const named = new Set<string>()
   for (const record of records) {
     for (const [, address] of fileAddresses(record)) {
-      if (!address.startsWith(SOURCE_FILE_PREFIX)) continue
-      const relative = address.slice(SOURCE_FILE_PREFIX.length)
+      if (!address.startsWith(DATASET_FILE_PREFIX)) continue
+      const relative = address.slice(DATASET_FILE_PREFIX.length)
       if (filesOnDisk.has(relative) && IMAGE_FILE.test(relative) && !relative.split('/').some((segment) => segment.startsWith('.'))) named.add(relative)
     }
   }
@@ -94,8 +94,8 @@ export function namedImageFiles (records: Iterable<SourceQuestion>, filesOnDisk:
 }
 
 export function checkQuestionConsistency (
-  record: SourceQuestion & Record<string, unknown>,
-  exam: SourceExamSummary,
+  record: DatasetQuestion & Record<string, unknown>,
+  exam: DatasetExamSummary,
   file: string,
   report: DatasetReport,
   servableFiles: ReadonlySet<string>
@@ -131,9 +131,9 @@ export function checkQuestionConsistency (
   }
 
   for (const [field, address] of fileAddresses(record)) {
-    if (!address.startsWith(SOURCE_FILE_PREFIX)) {
-      report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${SOURCE_FILE_PREFIX}`)
-    } else if (!servableFiles.has(address.slice(SOURCE_FILE_PREFIX.length))) {
+    if (!address.startsWith(DATASET_FILE_PREFIX)) {
+      report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${DATASET_FILE_PREFIX}`)
+    } else if (!servableFiles.has(address.slice(DATASET_FILE_PREFIX.length))) {
       report.add('missing_file', file, field, `${address} has no file in the dataset`)
     } else if (PLACEHOLDER_FILE.test(address.slice(address.lastIndexOf('/') + 1))) {
       report.add('placeholder_image', file, field, `${address} is the dataset's placeholder for a missing picture: the question's own image is not in the dataset`)
@@ -142,8 +142,8 @@ export function checkQuestionConsistency (
 }
 
 /** `records` in view order (by index, then language rank). */
-export function checkDuplicatesAndMixedIndexes (records: readonly SourceRecordFile[], report: DatasetReport): void {
-  const seen = new Map<string, SourceRecordFile>()
+export function checkDuplicatesAndMixedIndexes (records: readonly DatasetRecordFile[], report: DatasetReport): void {
+  const seen = new Map<string, DatasetRecordFile>()
   const languagesByIndex = new Map<number, Set<string | null>>()
   for (const item of records) {
     const question = item.record
@@ -174,7 +174,7 @@ export function checkDuplicatesAndMixedIndexes (records: readonly SourceRecordFi
 
 export function compareListedEntries (
   listed: QuestionSummary[],
-  records: readonly SourceRecordFile[],
+  records: readonly DatasetRecordFile[],
   detailsFile: string,
   report: DatasetReport
 ): void {

@@ -1,15 +1,15 @@
 import { Catalog, type Exam } from '../catalog.ts'
-import { SOURCE_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, namedImageFiles, type SourceRecordFile } from './check-dataset.ts'
+import { DATASET_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, namedImageFiles, type DatasetRecordFile } from './check-dataset.ts'
 import { CorrectionLedger } from '../official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
 import { OfficialReport } from '../official/official-report.ts'
 import { dataFolders } from './data-folders.ts'
 import { APPLICATIONS, compareNewestFirst, type Application } from '../exam-key.ts'
-import { describeExamKey, readDataset, type SourceExam } from './read-dataset.ts'
-import type { Question, SourceQuestion } from '../record-schemas.ts'
+import { describeExamKey, readDataset, type DatasetExam } from './read-dataset.ts'
+import type { Question, DatasetQuestion } from '../record-schemas.ts'
 
-export { SOURCE_FILE_PREFIX }
+export { DATASET_FILE_PREFIX }
 
 export interface LoadOptions {
   /**
@@ -103,7 +103,7 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
   if (source === null) return { folder: { dir: dataDir, report, official: [], examKeys: [], questionCount: 0, servableFiles: new Set() }, exams: [] }
 
   const officialDir = options.officialDir === undefined ? officialDirFor(dataDir) : options.officialDir
-  const rewrite = (text: string) => text.replaceAll(SOURCE_FILE_PREFIX, `${options.filesBaseUrl}/`)
+  const rewrite = (text: string) => text.replaceAll(DATASET_FILE_PREFIX, `${options.filesBaseUrl}/`)
   const exams: Exam[] = []
   const official: OfficialReport[] = []
   // One table per application (src/data/official/official-table.ts), each over that application's exams.
@@ -131,7 +131,7 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
 }
 
 function buildExam (
-  source: SourceExam,
+  source: DatasetExam,
   report: DatasetReport,
   servableFiles: ReadonlySet<string>,
   rewrite: (text: string) => string,
@@ -148,7 +148,7 @@ function buildExam (
     checkFolderAgreement(item.record, summary.year, item.folder, item.file, report)
     checkQuestionConsistency(item.record, summary, item.file, report, servableFiles)
   }
-  const records: SourceRecordFile[] = [...source.records]
+  const records: DatasetRecordFile[] = [...source.records]
     .sort((a, b) => a.record.index - b.record.index || languageRank(a.record.language) - languageRank(b.record.language))
   checkDuplicatesAndMixedIndexes(records, report)
   compareListedEntries(source.details.questions, records, source.detailsFile, report)
@@ -181,7 +181,7 @@ const LANGUAGE_LABELS: Readonly<Record<string, string>> = { ingles: 'Inglês', e
  * Picks the contract's fields in the contract's order, points file addresses at our /files and
  * applies the official corrections (src/data/official/corrections.ts).
  */
-function toServedQuestion (record: SourceQuestion, application: Application, file: string, rewrite: (text: string) => string, ledger: CorrectionLedger | null): Question {
+function toServedQuestion (record: DatasetQuestion, application: Application, file: string, rewrite: (text: string) => string, ledger: CorrectionLedger | null): Question {
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
   const corrected = ledger?.correct(record, file) ?? {
     discipline: record.discipline,

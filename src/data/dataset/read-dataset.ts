@@ -4,11 +4,11 @@
 import { readdirSync, readFileSync, type Dirent } from 'node:fs'
 import path from 'node:path'
 import {
-  checkExamDetails, checkExamList, checkQuestion, compareExamSummaries, reportSchemaErrors, type SourceRecordFile
+  checkExamDetails, checkExamList, checkQuestion, compareExamSummaries, reportSchemaErrors, type DatasetRecordFile
 } from './check-dataset.ts'
 import type { DatasetReport } from './dataset-report.ts'
 import { DEFAULT_APPLICATION, examKey, parseExamKey, type Application } from '../exam-key.ts'
-import type { ExamDetailsFile, SourceExamSummary } from '../record-schemas.ts'
+import type { ExamDetailsFile, DatasetExamSummary } from '../record-schemas.ts'
 
 /*
  * Reading a dataset folder (the layout docs/data.md's "The dataset folder" gives) into the records its
@@ -17,21 +17,21 @@ import type { ExamDetailsFile, SourceExamSummary } from '../record-schemas.ts'
  */
 
 /** One exam as its files hold it. */
-export interface SourceExam {
+export interface DatasetExam {
   /** Its exams.json entry. */
-  summary: SourceExamSummary
+  summary: DatasetExamSummary
   application: Application
   /** Its key (src/data/exam-key.ts), which is also its folder: `2020`, `2020-ppl`. */
   key: string
   details: ExamDetailsFile
   detailsFile: string
   /** Its question records, in folder order (by index, then folder name). */
-  records: SourceRecordFile[]
+  records: DatasetRecordFile[]
 }
 
-export interface SourceDataset {
+export interface DatasetFolder {
   /** Exams in exams.json order, each exam (year and application) once; an exam whose details.json is unusable is left out. */
-  exams: SourceExam[]
+  exams: DatasetExam[]
   /**
    * Paths (relative to the dataset folder, `/`-separated) of every non-JSON file the dataset
    * holds in its question folders and at its top level: what a record's address may name. Of
@@ -41,7 +41,7 @@ export interface SourceDataset {
 }
 
 /** Reads a dataset folder; null when its folder or exams.json is unusable (reported). */
-export function readDataset (dataDir: string, report: DatasetReport): SourceDataset | null {
+export function readDataset (dataDir: string, report: DatasetReport): DatasetFolder | null {
   const servableFiles = new Set<string>()
   const rootEntries = readEntries(dataDir)
   if (rootEntries === null) {
@@ -60,7 +60,7 @@ export function readDataset (dataDir: string, report: DatasetReport): SourceData
   }
 
   const listedKeys = new Set<string>()
-  const listed: SourceExamSummary[] = []
+  const listed: DatasetExamSummary[] = []
   for (const summary of examList) {
     const key = examKey(summary.year, summary.application)
     if (listedKeys.has(key)) {
@@ -76,7 +76,7 @@ export function readDataset (dataDir: string, report: DatasetReport): SourceData
     }
   }
 
-  const exams: SourceExam[] = []
+  const exams: DatasetExam[] = []
   for (const summary of listed) {
     const exam = readExam(dataDir, summary, report, servableFiles)
     if (exam !== undefined) exams.push(exam)
@@ -94,7 +94,7 @@ export function describeExamKey (key: string): string {
   return exam.application === DEFAULT_APPLICATION ? `year ${exam.year}` : `year ${exam.year} (${exam.application})`
 }
 
-function readExam (dataDir: string, summary: SourceExamSummary, report: DatasetReport, servableFiles: Set<string>): SourceExam | undefined {
+function readExam (dataDir: string, summary: DatasetExamSummary, report: DatasetReport, servableFiles: Set<string>): DatasetExam | undefined {
   const application = summary.application ?? DEFAULT_APPLICATION
   // The exam's folder is named by its key: `2020`, or `2020-ppl` for a second application.
   const year = examKey(summary.year, application)
@@ -111,7 +111,7 @@ function readExam (dataDir: string, summary: SourceExamSummary, report: DatasetR
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort(compareFolderNames)
-  const records: SourceRecordFile[] = []
+  const records: DatasetRecordFile[] = []
   for (const folder of folders) {
     const item = readQuestionFolder(dataDir, year, folder, report, servableFiles)
     if (item !== undefined) records.push(item)
@@ -125,7 +125,7 @@ function readQuestionFolder (
   folder: string,
   report: DatasetReport,
   servableFiles: Set<string>
-): SourceRecordFile | undefined {
+): DatasetRecordFile | undefined {
   const folderPath = `${year}/questions/${folder}`
   // A folder that cannot be listed serves no files; its details.json then fails to read and is reported.
   const entries = readEntries(path.join(dataDir, folderPath)) ?? []
@@ -139,7 +139,7 @@ function readQuestionFolder (
     reportSchemaErrors(report, file, record, checkQuestion.Errors(record))
     return undefined
   }
-  return { folder, file, record: record as SourceRecordFile['record'] }
+  return { folder, file, record: record as DatasetRecordFile['record'] }
 }
 
 function readJson (

@@ -1,5 +1,5 @@
 import type { Application } from '../exam-key.ts'
-import type { Question } from '../record-schemas.ts'
+import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
 import type { SearchQuery } from './question-search.ts'
 
 /*
@@ -39,10 +39,8 @@ export function isAnnulled (question: Question): boolean {
 export function hasImages (question: Question): boolean {
   return question.files.length > 0 ||
     question.alternatives.some((alternative) => alternative.file !== null) ||
-    (question.context !== null && MARKDOWN_IMAGE.test(question.context))
+    (question.context !== null && [...question.context.matchAll(MARKDOWN_IMAGE)].some((image) => /^\S/.test(image[2]!)))
 }
-
-const MARKDOWN_IMAGE = /!\[[^\]]*\]\([^)\s]+/
 
 /** The filters that test each record on its own, by the name they have in QuestionFilters. */
 export const RECORD_FILTERS = {

@@ -1,13 +1,11 @@
 import { Worker } from 'node:worker_threads'
-import type { Question } from '../record-schemas.ts'
+import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
 import { bitWordsFor, buildSearchIndex, placeOf, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
 export const SEARCH_TEXT_MAX_LENGTH = 200
 
-/** A Markdown image: its alternative text is kept, its address is not searchable text. */
-const MARKDOWN_IMAGE = /!\[([^\]]*)\]\([^)]*\)/g
 const QUOTED = /"([^"]*)"/g
 
 /**
@@ -54,6 +52,7 @@ export function parseSearchQuery (text: string, keyOf: (word: string) => string 
 export function searchableText (question: Question): string {
   const parts = [question.context ?? '', question.alternativesIntroduction ?? '']
   for (const alternative of question.alternatives) parts.push(alternative.text ?? '')
+  // A Markdown image's alternative text is kept; its address is not searchable text.
   return parts.join('\n').replace(MARKDOWN_IMAGE, ' $1 ')
 }
 

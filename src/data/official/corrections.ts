@@ -1,7 +1,7 @@
 import {
   officialFactsFor, type CorrectionRow, type OfficialFacts, type OfficialTable
 } from './official-table.ts'
-import { DISCIPLINE_OF_AREA, type Inep, type Letter, type SourceQuestion } from '../record-schemas.ts'
+import { DISCIPLINE_OF_AREA, type Inep, type Letter, type DatasetQuestion } from '../record-schemas.ts'
 import { languageLabelFor, type LanguageReason } from './language-labels.ts'
 
 /*
@@ -56,7 +56,7 @@ export function inepOf (facts: OfficialFacts): Inep | null {
  * or discipline differs from the official one (in its served language). What `npm run
  * import-official` writes.
  */
-export function proposeCorrections (table: OfficialTable, records: readonly SourceQuestion[]): CorrectionRow[] {
+export function proposeCorrections (table: OfficialTable, records: readonly DatasetQuestion[]): CorrectionRow[] {
   const languagesAt = new Map<string, Array<string | null>>()
   for (const record of records) {
     const key = `${record.year}|${record.index}`
@@ -142,7 +142,7 @@ export class CorrectionLedger {
    * The corrected fields and `inep` of one record (the record itself is not changed):
    * `correctAlternative` and the `isCorrect` flags move together.
    */
-  correct (record: SourceQuestion, file: string): { discipline: string | null, language: string | null, correctAlternative: Letter, isCorrect: boolean[], inep: Inep | null } {
+  correct (record: DatasetQuestion, file: string): { discipline: string | null, language: string | null, correctAlternative: Letter, isCorrect: boolean[], inep: Inep | null } {
     const rows = this.#rowsByRecord.get(recordKey(record.year, record.index, record.language)) ?? []
     const usable = rows.filter((row) => {
       this.#usedRows.add(row)

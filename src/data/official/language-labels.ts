@@ -1,4 +1,4 @@
-import type { SourceQuestion } from '../record-schemas.ts'
+import { MARKDOWN_IMAGE, type DatasetQuestion } from '../record-schemas.ts'
 import type { OfficialPosition } from './official-table.ts'
 
 /*
@@ -21,7 +21,7 @@ export interface LanguageLabel {
  * `record`: a record with `language: null`; `siblings`: the languages of the other records at its
  * index; `entries`: the official table's entries at its position.
  */
-export function languageLabelFor (record: SourceQuestion, siblings: readonly (string | null)[], entries: readonly OfficialPosition[]): LanguageLabel | null {
+export function languageLabelFor (record: DatasetQuestion, siblings: readonly (string | null)[], entries: readonly OfficialPosition[]): LanguageLabel | null {
   if (record.language !== null) return null
   const listed = [...new Set(entries.map((entry) => entry.language).filter((language) => language !== null))]
   if (listed.length < 2) return null
@@ -42,10 +42,10 @@ const ENGLISH = new Set(['the', 'and', 'of', 'to', 'is', 'in', 'that', 'it', 'wi
 const SPANISH = new Set(['el', 'los', 'las', 'y', 'del', 'con', 'su', 'sus', 'es', 'muy', 'pero', 'lo', 'al', 'una', 'unos', 'unas', 'está', 'están', 'son', 'también', 'hay', 'como', 'ese', 'esa', 'este', 'esta', 'eso', 'yo', 'tú', 'usted', 'ellos', 'nos', 'fue', 'había', 'puede', 'cuando', 'donde', 'porque', 'sin', 'sobre', 'entre', 'hasta', 'desde', 'mientras', 'años', 'ciudad', 'mundo'])
 
 /** The language the record's own text (context, introduction, alternatives) is plainly in, or null. */
-export function textLanguage (record: Pick<SourceQuestion, 'context' | 'alternativesIntroduction' | 'alternatives'>): 'ingles' | 'espanhol' | null {
+export function textLanguage (record: Pick<DatasetQuestion, 'context' | 'alternativesIntroduction' | 'alternatives'>): 'ingles' | 'espanhol' | null {
   const text = [record.context, record.alternativesIntroduction, ...record.alternatives.map((alternative) => alternative.text)]
     .filter((part) => part !== null).join(' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/https?:\/\/\S+/g, ' ')
+    .replace(MARKDOWN_IMAGE, ' ').replace(/https?:\/\/\S+/g, ' ')
   const words = text.toLowerCase().match(/[\p{L}]+/gu) ?? []
   let english = 0
   let spanish = 0

@@ -53,7 +53,7 @@ export const OfficialPositionSchema = Type.Object({
   })
 })
 
-export const BookletMatchSchema = Type.Object({
+const BookletMatchSchema = Type.Object({
   area: AreaSchema,
   /** The booklet taken, or null when none agrees well enough (then the best one's figures). */
   code: Type.Union([Type.Integer(), Type.Null()]),
@@ -115,7 +115,6 @@ export const CorrectionsFileSchema = Type.Object({
 })
 
 export type OfficialPosition = Type.Static<typeof OfficialPositionSchema>
-export type BookletMatch = Type.Static<typeof BookletMatchSchema>
 export type OfficialDisagreement = Type.Static<typeof OfficialDisagreementSchema>
 export type OfficialNote = Type.Static<typeof OfficialNoteSchema>
 export type OfficialYear = Type.Static<typeof OfficialYearSchema>

@@ -1,4 +1,4 @@
-import { DEFAULT_APPLICATION } from '../exam-key.ts'
+import { DEFAULT_APPLICATION, type Application } from '../exam-key.ts'
 import type { Catalog, Exam } from '../catalog.ts'
 import { AREA_BLOCK, areaOfIndex, areaOrder, examIndexOf } from '../official/exam-layout.ts'
 import type { Area, Question } from '../record-schemas.ts'
@@ -43,15 +43,9 @@ export class PracticeScorer {
 
   score (request: PracticeRequest): PracticeScore | PracticeProblem {
     const application = request.application ?? DEFAULT_APPLICATION
-    const ofYear = this.#catalog.examsOfYear(request.year)
-    if (ofYear.length === 0) {
-      const years = [...new Set(this.#catalog.listExams().map((entry) => entry.summary.year))].reverse()
-      return { field: 'year', message: `year ${request.year} is not an exam we serve; exams: ${years.join(', ')}` }
-    }
-    const exam = ofYear.find((candidate) => candidate.summary.application === application)
-    if (exam === undefined) {
-      return { field: 'application', message: `application ${JSON.stringify(application)}: ${request.year} has no such exam; applications: ${ofYear.map((entry) => entry.summary.application).join(', ')}` }
-    }
+    const missing = this.#catalog.missingExam(request.year, application)
+    if (missing !== undefined) return missing
+    const exam = this.#catalog.getExam(request.year, application as Application)!
     const indexes: number[] = []
     for (const key of Object.keys(request.answers)) {
       const index = Number(key)

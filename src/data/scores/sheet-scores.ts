@@ -55,7 +55,7 @@ export class SheetScorer {
     const booklets = this.#booklets.get(year)
     if (booklets === undefined) return { field: 'year', message: `year ${year} has no item data; years with item data: ${this.years.join(', ')}` }
     const booklet = booklets.get(request.booklet)
-    if (booklet === undefined) return { field: 'booklet', message: `booklet ${request.booklet} is not a booklet of ${year}` }
+    if (booklet === undefined) return { field: 'booklet', message: `booklet ${request.booklet} is not a booklet of ${year}; its booklets: ${codeRanges(booklets.keys())}` }
     if (booklet.unordered !== null) return { field: 'booklet', message: `booklet ${booklet.code} of ${year} cannot be scored: INEP's item file does not give its order (${booklet.unordered})` }
     const languages = LANGUAGES.filter((language) => booklet.slots.some((slot) => 'ingles' in slot && slot[language] !== null))
     let language: typeof LANGUAGES[number] | null = null
@@ -124,4 +124,18 @@ function factsOf (item: ScoringItem): ItemFacts {
 
 export function isSheetProblem (value: SheetScore | SheetProblem): value is SheetProblem {
   return 'field' in value
+}
+
+/**
+ * Codes as runs of consecutive numbers, ascending: a year has up to 132 booklets, mostly in runs.
+ * @example codeRanges([1193, 1191, 1192, 1240]) === '1191-1193, 1240'
+ */
+function codeRanges (codes: Iterable<number>): string {
+  const runs: Array<[number, number]> = []
+  for (const code of [...codes].sort((a, b) => a - b)) {
+    const last = runs.at(-1)
+    if (last !== undefined && code === last[1] + 1) last[1] = code
+    else runs.push([code, code])
+  }
+  return runs.map(([first, last]) => (first === last ? String(first) : `${first}-${last}`)).join(', ')
 }

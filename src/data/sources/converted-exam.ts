@@ -1,6 +1,6 @@
-import { SOURCE_FILE_PREFIX } from '../dataset/check-dataset.ts'
+import { DATASET_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { DEFAULT_APPLICATION, examKey, type Application } from '../exam-key.ts'
-import { DISCIPLINE_OF_AREA, type Area, type Option, type SourceExamSummary, type SourceQuestion } from '../record-schemas.ts'
+import { DISCIPLINE_OF_AREA, type Area, type Option, type DatasetExamSummary, type DatasetQuestion } from '../record-schemas.ts'
 import type { AreaMatch } from '../official/booklet-match.ts'
 import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
 
@@ -37,7 +37,7 @@ export function questionFolder (index: number, language: string | null): string 
 
 /** The address a record gives a file it holds in its own question folder. */
 export function fileAddress (exam: ExamId, index: number, language: string | null, name: string): string {
-  return `${SOURCE_FILE_PREFIX}${examFolder(exam)}/questions/${questionFolder(index, language)}/${name}`
+  return `${DATASET_FILE_PREFIX}${examFolder(exam)}/questions/${questionFolder(index, language)}/${name}`
 }
 
 /** Why a source record is not written. */
@@ -73,7 +73,7 @@ export interface LeftOut {
 /** A record the conversion writes. */
 export interface ConvertedRecord {
   /** The record in our numbering; its file addresses point into its own question folder. */
-  readonly record: SourceQuestion
+  readonly record: DatasetQuestion
   /** The files to copy into its question folder: file name → path of the source file. */
   readonly files: ReadonlyMap<string, string>
   /** Where the source holds it. */
@@ -135,7 +135,7 @@ const LANGUAGE_LABELS: Record<string, string> = { espanhol: 'Espanhol', ingles: 
  * The exams.json entry of a converted exam, as the dataset's: the four disciplines and the
  * languages its records hold, in the dataset's order (alphabetical by slug).
  */
-export function examSummary (exam: ConvertedExam): SourceExamSummary {
+export function examSummary (exam: ConvertedExam): DatasetExamSummary {
   const languages = [...new Set(exam.records.map(({ record }) => record.language).filter((language) => language !== null))]
     .filter((language) => language in LANGUAGE_LABELS).sort()
   const disciplines: Option[] = Object.values(DISCIPLINE_OF_AREA).sort().map((value) => ({ label: DISCIPLINE_LABELS[value]!, value }))

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { checkQuestion, SOURCE_FILE_PREFIX } from '../dataset/check-dataset.ts'
+import { checkQuestion, DATASET_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { matchBooklets } from '../official/booklet-match.ts'
 import { readItensProva, type YearItems } from '../official/itens-prova.ts'
-import { officialYearFromItems } from '../official/official-sources.ts'
-import type { SourceQuestion } from '../record-schemas.ts'
+import { officialYearFromItems } from './inep-official.ts'
+import type { DatasetQuestion } from '../record-schemas.ts'
 import { placeRecords } from './booklet-placement.ts'
 import { areaBooklet, fileAddress, examTitle, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkedExam } from './official-check.ts'
@@ -37,7 +37,7 @@ export function convertEnemDevPpl (sourceDir: string, inepDir: string): Converte
 interface SourceRecord {
   readonly folder: string
   readonly source: string
-  readonly record: SourceQuestion
+  readonly record: DatasetQuestion
 }
 
 /** One `<year>-segunda-aplicacao/` folder, checked against the year's item data. */
@@ -107,13 +107,13 @@ export function convertExam (sourceDir: string, folder: string, items: YearItems
  * no file, as the data check then reports).
  */
 function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder: ownFolder, source, record }: SourceRecord, warnings: string[]): ConvertedRecord {
-  const sourcePrefix = new RegExp(`${escapeRegExp(`${SOURCE_FILE_PREFIX}${folder}/questions/`)}[^/\\s)"'<>\\]]+/`, 'g')
+  const sourcePrefix = new RegExp(`${escapeRegExp(`${DATASET_FILE_PREFIX}${folder}/questions/`)}[^/\\s)"'<>\\]]+/`, 'g')
   const ownPrefix = fileAddress(id, record.index, record.language, '')
   const files = new Map<string, string>()
   const rewrite = (text: string): string => {
     for (const match of text.matchAll(new RegExp(`${sourcePrefix.source}([^\\s)"'<>\\]]+)`, 'g'))) {
       const name = match[1]!
-      const relative = match[0].slice(SOURCE_FILE_PREFIX.length)
+      const relative = match[0].slice(DATASET_FILE_PREFIX.length)
       const found = [path.join(sourceDir, relative), path.join(sourceDir, folder, 'questions', ownFolder, name)].find((candidate) => existsSync(candidate))
       if (found !== undefined) files.set(name, found)
       else if (!warnings.some((warning) => warning.startsWith(`${source}: `) && warning.includes(name))) warnings.push(`${source}: ${match[0]} has no file in the source`)

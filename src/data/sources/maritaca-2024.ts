@@ -6,8 +6,8 @@ import { matchBooklets, type AreaMatch } from '../official/booklet-match.ts'
 import { examIndexOf, languagePositions } from '../official/exam-layout.ts'
 import { readItensProva, type Booklet, type ItemRow, type YearItems } from '../official/itens-prova.ts'
 import { textLanguage } from '../official/language-labels.ts'
-import { officialYearWithSecondSources, type ItemEntry } from '../official/official-sources.ts'
-import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type Area, type Letter, type SourceQuestion } from '../record-schemas.ts'
+import { officialYearWithSecondSources, type ItemEntry } from './inep-official.ts'
+import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type Area, type Letter, type DatasetQuestion } from '../record-schemas.ts'
 import { placeRecords, type SourceKey } from './booklet-placement.ts'
 import { areaBooklet, examTitle, fileAddress, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkedExam } from './official-check.ts'
@@ -286,7 +286,7 @@ export function buildRecord (sourceDir: string, id: ExamId, value: MaritacaRecor
     if (text.trim() === PLACEHOLDER) return { letter, text: null, file: figure().address, isCorrect: letter === placed.key }
     return { letter, text: withImages(text, []), file: null, isCorrect: letter === placed.key }
   })
-  const record: SourceQuestion = {
+  const record: DatasetQuestion = {
     title: `Questão ${placed.index} - ${examTitle(id)}`,
     index: placed.index,
     discipline: DISCIPLINE_OF_AREA[placed.area],

@@ -61,12 +61,8 @@ export class ExamAnswers {
     const application = (requested ?? DEFAULT_APPLICATION) as Application
     const exam = this.#catalog.getExam(year, application)
     if (exam !== undefined) return exam
-    const ofYear = this.#catalog.examsOfYear(year)
-    if (ofYear.length === 0) {
-      const years = [...new Set(this.#catalog.listExams().map((known) => known.summary.year))].sort((a, b) => a - b)
-      throw new ApiError(404, `No exam for year ${year}; years available: ${years.join(', ')}`)
-    }
-    throw new ApiError(422, `application ${describeValue(application)} is not an exam of ${year}: its applications are ${ofYear.map((known) => known.summary.application).join(', ')}`)
+    const { field, message } = this.#catalog.missingExam(year, application)!
+    throw new ApiError(field === 'year' ? 404 : 422, message)
   }
 }
 

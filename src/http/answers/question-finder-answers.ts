@@ -5,12 +5,12 @@ import { QuestionFinder } from '../../data/finding/question-finder.ts'
 import { filtersKey, type QuestionFilters } from '../../data/finding/question-filters.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/finding/random-draw.ts'
 import { ApiError } from '../errors.ts'
-import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../finding-filters.ts'
+import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../schemas/finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
 import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
-import { RepeatFilter } from './repeat-filter.ts'
+import { RecentKeys } from './recent-keys.ts'
 import { NO_STORE } from '../response-headers.ts'
 import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from '../schemas/finding.ts'
 
@@ -27,7 +27,7 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
  * parameter values that already follow the grammar (the route schemas check it): the 422 checks
  * of the contract, then one QuestionFinder query, whose records are written from their prepared bytes.
  * What is kept is kept by normalized request (`q=ÁGUA` and `q=agua` are one entry), and only once
- * the same normalized request comes a second time (RepeatFilter): the list of matches of a filter
+ * the same normalized request comes a second time (RecentKeys): the list of matches of a filter
  * set, and seeded draws. The pages of a kept list without `q` are kept by PreparedCatalog; the pages
  * of a search are cut from its list each time (see `questions`). Draws without a seed are made
  * afresh every time. Throws ApiError; never touches the disk.
@@ -50,7 +50,7 @@ export class QuestionFinderAnswers {
   })
 
   /** Normalized requests asked for lately: what is asked for once is not kept. */
-  readonly #repeats = new RepeatFilter()
+  readonly #repeats = new RecentKeys()
 
   /** `filters`: FINDING_FILTERS, unless a test gives its own table (with a finder that tests what it adds). */
   constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog), filters: FindingFilterTable = FINDING_FILTERS) {

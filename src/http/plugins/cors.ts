@@ -55,11 +55,8 @@ export const cors = fastifyPlugin(async (app: FastifyInstance, { methods, counte
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
     hideOptionsRoute: true
   })
-  // @fastify/cors adds its headers in an onRequest hook; an answer sent before that hook ran (an
-  // earlier hook refused the request) would lack them, and a browser would hide the error from the page.
   // Callback-style: an async hook costs a promise and a microtask on every answer.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!reply.hasHeader('access-control-allow-origin')) reply.headers(CORS_HEADERS)
     if (request.method === 'OPTIONS') {
       const echoed = reply.getHeader('access-control-allow-headers')
       if (typeof echoed === 'string' && echoed.length > MAX_ECHOED_HEADERS_LENGTH) reply.header('access-control-allow-headers', '*')

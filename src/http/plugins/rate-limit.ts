@@ -1,11 +1,11 @@
-import fastifyRateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import type { FastifyRateLimitStore } from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
-import { rateLimitKey, validAddressOr } from '../client-address.ts'
+import { validAddressOr } from '../client-address.ts'
 import { REDIS_BREAKER, RedisBreaker, connectRedis, type RedisBreakerSettings } from '../rate-limit/redis-connection.ts'
 import { LOCAL_STORE_MAX_CLIENTS, MemoryCounterStore } from '../rate-limit/memory-counter-store.ts'
 import { RedisCounterStore, defineIncrementCommand } from '../rate-limit/redis-counter-store.ts'
-import { RequestCounter } from '../rate-limit/request-counter.ts'
+import { RequestCounter, rateLimitHeaderList } from '../rate-limit/request-counter.ts'
 
 /** The key of a request whose socket is already gone (it cannot be answered anyway). */
 const UNKNOWN_CLIENT = 'unknown'
@@ -21,6 +21,8 @@ export interface RateLimitOptions {
   localStoreMaxClients?: number
   /** When the Redis circuit breaker opens and for how long; REDIS_BREAKER unless a test wants it quick. */
   redisBreaker?: RedisBreakerSettings
+  /** What the 429 says after its numbers (the app gives BULK_READS); nothing when absent. */
+  refusalAdvice?: string
 }
 
 declare module 'fastify' {
@@ -37,11 +39,11 @@ declare module 'fastify' {
  * included, carries RateLimit-Limit/-Remaining/-Reset; a refusal is the contract's 429 with
  * Retry-After in seconds. With REDIS_URL the counters are shared; if Redis fails, requests are
  * served uncounted (logged once per outage) rather than refused. Decorates the scope with its
- * `requestCounter`, for the fast path.
- * @see https://github.com/fastify/fastify-rate-limit
+ * `requestCounter`, for the fast path. The stores keep @fastify/rate-limit's store interface and
+ * arithmetic; the counting itself is RequestCounter's, the one both request paths call.
  * @example await scope.register(rateLimit, { max: 600, windowMs: 60_000 })
  */
-export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS, redisBreaker = REDIS_BREAKER }: RateLimitOptions) => {
+export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, windowMs, redisUrl, localStoreMaxClients = LOCAL_STORE_MAX_CLIENTS, redisBreaker = REDIS_BREAKER, refusalAdvice = '' }: RateLimitOptions) => {
   if (!Number.isInteger(max) || max < 1) throw new Error(`rate limit max must be an integer of at least 1, got ${max}`)
   if (!Number.isInteger(windowMs) || windowMs < 1) throw new Error(`rate limit window must be at least 1 ms, got ${windowMs}`)
 
@@ -58,26 +60,25 @@ export const rateLimit = fastifyPlugin(async (scope: FastifyInstance, { max, win
     const breaker = new RedisBreaker(scope.log, redisBreaker, () => redis.client.ping())
     store = new RedisCounterStore(redis.client, redis.outage, breaker, new MemoryCounterStore(localStoreMaxClients))
   }
-  const counter = new RequestCounter(max, windowMs, store)
+  const counter = new RequestCounter(max, windowMs, store, refusalAdvice)
   scope.decorate('requestCounter', counter)
 
-  await scope.register(fastifyRateLimit, {
-    global: true,
-    max,
-    timeWindow: windowMs,
-    // Before anything else of the route runs, so a refused request costs nothing more.
-    hook: 'onRequest',
-    // @fastify/rate-limit builds its store with `new Store(options)`; this hands it the counter's own.
-    store: sharedStore(store),
-    skipOnError: true,
-    // request.ip believes whatever a trusted hop forwarded; the key is only ever an IP address, as on the fast path.
-    keyGenerator: (request) => rateLimitKey(validAddressOr(request.ip, request.socket.remoteAddress) ?? UNKNOWN_CLIENT),
-    enableDraftSpec: true,
-    errorResponseBuilder: (_request, { ttl }) => counter.refusal(Math.ceil(ttl / 1000))
+  // Before anything else of the route runs, so a refused request costs nothing more; counted by the
+  // very call the fast path makes, so both paths count, answer and refuse alike. request.ip believes
+  // whatever a trusted hop forwarded; the key is only ever an IP address, as on the fast path.
+  // Callback-style: the in-memory store answers at once, without a promise or a microtask.
+  scope.addHook('onRequest', (request, reply, done) => {
+    counter.count(validAddressOr(request.ip, request.socket.remoteAddress) ?? UNKNOWN_CLIENT, (state) => {
+      const headers = rateLimitHeaderList(state)
+      for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1])
+      if (!state.exceeded) {
+        done()
+        return
+      }
+      // Retry-After on the reply too, as @fastify/rate-limit set it: whatever error handler answers keeps it.
+      const refusal = counter.refusal(state.resetSeconds)
+      reply.headers(refusal.headers)
+      done(refusal)
+    })
   })
 }, { name: 'enem-rate-limit', fastify: '5.x' })
-
-/** A store "class" whose every instance is this one store (a constructor that returns an object yields that object). */
-function sharedStore (store: FastifyRateLimitStore): FastifyRateLimitStoreCtor {
-  return function SharedStore () { return store } as unknown as FastifyRateLimitStoreCtor
-}

@@ -1,10 +1,6 @@
 import type { FastifyRateLimitStore } from '@fastify/rate-limit'
 import { rateLimitKey } from '../client-address.ts'
 import { ApiError } from '../errors.ts'
-import { endpointUrl } from '../endpoints.ts'
-
-/** Where a 429 sends a client that reads everything: bulk clients that page until refused turn 429s into holes in their data. */
-export const BULK_READS = `To read every question, download ${endpointUrl('exportQuestions')} (one request) instead of paging.`
 
 function describeWindow (windowMs: number): string {
   if (windowMs % 1000 !== 0) return `${windowMs} ms`
@@ -20,21 +16,29 @@ export interface RateLimitState {
   exceeded: boolean
 }
 
+/** The RateLimit-* headers of a counted answer, as the flat list writeHead takes; both request paths send these. */
+export function rateLimitHeaderList (state: RateLimitState): Array<string | number> {
+  return ['ratelimit-limit', state.limit, 'ratelimit-remaining', state.remaining, 'ratelimit-reset', state.resetSeconds]
+}
+
 /**
- * The one quota store of the app and how a request is counted in it: @fastify/rate-limit counts
- * the Fastify routes through it (src/http/plugins/rate-limit.ts), and the fast path
- * (src/http/server/fast-path.ts) counts its own requests with `count`, by the same key and with
- * the plugin's arithmetic, so a client has one quota whichever path answers it.
+ * The one quota store of the app and how a request is counted in it: the Fastify routes' hook
+ * (src/http/plugins/rate-limit.ts) and the fast path (src/http/server/fast-path.ts) both count with
+ * `count`, send rateLimitHeaderList and refuse with `refusal`, so a client has one quota, and one
+ * answer, whichever path serves it.
  */
 export class RequestCounter {
   readonly max: number
   readonly windowMs: number
   readonly store: FastifyRateLimitStore
+  /** What the 429 says after its numbers (the app's: where a client that reads everything should go instead). */
+  readonly advice: string
 
-  constructor (max: number, windowMs: number, store: FastifyRateLimitStore) {
+  constructor (max: number, windowMs: number, store: FastifyRateLimitStore, advice = '') {
     this.max = max
     this.windowMs = windowMs
     this.store = store
+    this.advice = advice
   }
 
   /**
@@ -43,13 +47,13 @@ export class RequestCounter {
    */
   refusal (resetSeconds: number): ApiError {
     const seconds = Math.max(1, resetSeconds)
-    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s. ${BULK_READS}`,
+    return new ApiError(429, `Too many requests: at most ${this.max} per ${describeWindow(this.windowMs)} from one client; retry in ${seconds} s.${this.advice === '' ? '' : ` ${this.advice}`}`,
       { 'retry-after': String(seconds) })
   }
 
   /**
    * Counts one request of a client address; calls back with its state, at once with the memory
-   * store. If the store fails the request is not counted (the plugin's skipOnError).
+   * store. If the store fails the request is not counted (served, not refused).
    */
   count (clientAddress: string, callback: (state: RateLimitState) => void): void {
     this.store.incr(rateLimitKey(clientAddress), (error, result) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
-import { ENDPOINTS, type AnswerSources, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { ENDPOINTS, type EndpointAnswers, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { joinedPayload, preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
 
 export interface ApiRoutesOptions {
-  sources: AnswerSources
+  answers: EndpointAnswers
   /** The table, unless a test gives its own. */
   endpoints?: readonly Endpoint[] | undefined
 }
@@ -20,7 +20,7 @@ const acceptAsParsed: FastifySchemaCompiler<unknown> = () => (value: unknown) =>
  * grammar (400) and document the operation; the table's answer does the rest. Most successful
  * answers never come here: the fast path (src/http/server/fast-path.ts) answers them from the same table.
  */
-export async function apiRoutes (app: FastifyInstance, { sources, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
+export async function apiRoutes (app: FastifyInstance, { answers, endpoints = ENDPOINTS }: ApiRoutesOptions): Promise<void> {
   const descriptions = errorDescriptions(endpoints)
   for (const endpoint of endpoints) {
     const hasParams = Object.keys(endpoint.params.properties).length > 0
@@ -42,7 +42,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
       app.post(endpoint.path, { schema, bodyLimit: endpoint.body?.limit, validatorCompiler: acceptAsParsed }, (request, reply) => {
         const refused = problem?.(request.body)
         if (refused !== undefined) throw new ApiError(400, refused)
-        const body = endpoint.answer(sources, {}, {}, request.body)
+        const body = endpoint.answer(answers, {}, {}, request.body)
         // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says.
         const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
         reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(joinedPayload(answer.payload))
@@ -52,7 +52,7 @@ export async function apiRoutes (app: FastifyInstance, { sources, endpoints = EN
     app.get(endpoint.path, { schema }, (request, reply) => {
       // Returns nothing: a returned reply is a thenable that Fastify awaits with an end-of-stream
       // listener on every response.
-      const body = endpoint.answer(sources, request.params as ParameterValues, request.query as ParameterValues, undefined)
+      const body = endpoint.answer(answers, request.params as ParameterValues, request.query as ParameterValues, undefined)
       sendPrepared(request, reply.header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL), body)
     })
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { sendError } from '../errors.ts'
+import { sendError } from '../plugins/error-handling.ts'
 import { NO_STORE } from '../response-headers.ts'
 
 export interface HealthRoutesOptions {

@@ -1,14 +1,14 @@
 import Type from 'typebox'
 import { QuestionSchema } from '../../data/record-schemas.ts'
 import { SEED_MAX } from '../../data/finding/random-draw.ts'
-import { FINDING_FILTERS, filterParameters } from '../finding-filters.ts'
+import { FINDING_FILTERS, filterParameters } from './finding-filters.ts'
 import { PaginationMetadataSchema } from './responses.ts'
 import { integerParameter, LIMIT_DEFAULT, LIMIT_MAX } from './parameters.ts'
 
 /*
  * Parameters of the endpoints that find questions across exams (/v1/questions,
  * /v1/questions/random, /v1/export/questions.jsonl): their filters come from the filter table
- * (src/http/finding-filters.ts), plus paging or the draw's own. As in ./parameters.ts, values are
+ * (src/http/schemas/finding-filters.ts), plus paging or the draw's own. As in ./parameters.ts, values are
  * checked as strings against their grammar first (400), and only then converted and range-checked (422).
  */
 

@@ -122,8 +122,6 @@ export const QuestionQuerySchema = Type.Object({
   application: Type.Optional(applicationQuery)
 })
 
-export type YearParams = Type.Static<typeof YearParamsSchema>
 export type ExamQuery = Type.Static<typeof ExamQuerySchema>
-export type QuestionParams = Type.Static<typeof QuestionParamsSchema>
 export type QuestionListQuery = Type.Static<typeof QuestionListQuerySchema>
 export type QuestionQuery = Type.Static<typeof QuestionQuerySchema>

@@ -2,15 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from '../client-address.ts'
-import { API_BASE, ENDPOINTS, type AnswerSources, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
-import { RepeatFilter } from '../answers/repeat-filter.ts'
-import { accessLogEntry, nextRequestId } from '../access-log.ts'
+import { RecentKeys } from '../answers/recent-keys.ts'
+import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
-import type { RateLimitState, RequestCounter } from '../rate-limit/request-counter.ts'
-import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '../response-headers.ts'
+import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
+import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '../response-headers.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -22,9 +22,9 @@ import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '
  * what these requests need, with the app's own parts: the table's answer picks the body (the same
  * call the routes make), preparedAnswer negotiates ETag and encoding (the same function
  * sendPrepared uses), error bodies come from the error handler's errorBody, the headers from
- * src/http/response-headers.ts, and the rate limit counts in the very store @fastify/rate-limit
- * counts the routes in (RequestCounter), so a client has one quota. A client over its limit gets
- * the 429 here too, built by the limiter's own RequestCounter.refusal.
+ * src/http/response-headers.ts (everyAnswerHeaders, as the app's onSend hook adds them), and the
+ * rate limit counts with the very RequestCounter the routes' hook counts with, so a client has one
+ * quota, the same RateLimit-* headers and, over its limit, the same 429 (RequestCounter.refusal).
  *
  * What it accepts it derives from the table: the paths, and for each parameter the pattern and
  * length of its schema. What it cannot check that way it hands to Fastify untouched: any method
@@ -35,7 +35,7 @@ import { ERROR_ANSWER_HEADERS, EVERY_ANSWER_HEADERS, JSON_CACHE_CONTROL } from '
  */
 
 export interface FastPathOptions {
-  sources: AnswerSources
+  answers: EndpointAnswers
   /** The endpoints it answers: the table, unless a test gives its own. */
   endpoints?: readonly Endpoint[] | undefined
   /** Base of the docUrl of error bodies. */
@@ -70,10 +70,10 @@ class ErrorAnswer {
 }
 
 const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_ANSWER_HEADERS).flat()
-const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(EVERY_ANSWER_HEADERS).flat()
+const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(everyAnswerHeaders(200)).flat()
 
 export class FastPath {
-  readonly #sources: AnswerSources
+  readonly #answers: EndpointAnswers
   readonly #matcher: EndpointMatcher
   readonly #publicUrl: string
   readonly #trustProxy: TrustProxy
@@ -100,10 +100,10 @@ export class FastPath {
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */
-  readonly #repeats = new RepeatFilter()
+  readonly #repeats = new RecentKeys()
 
-  constructor ({ sources, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
-    this.#sources = sources
+  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
+    this.#answers = answers
     this.#matcher = new EndpointMatcher(endpoints)
     this.#publicUrl = publicUrl
     this.#trustProxy = trustProxy
@@ -170,7 +170,7 @@ export class FastPath {
       headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer, request.url!)
     }
     if (limit !== undefined) {
-      headers = [...headers, 'ratelimit-limit', limit.limit, 'ratelimit-remaining', limit.remaining, 'ratelimit-reset', limit.resetSeconds]
+      headers = [...headers, ...rateLimitHeaderList(limit)]
     }
     response.writeHead(statusCode, headers as Array<string | number>)
     if (payload === undefined || Buffer.isBuffer(payload)) {
@@ -182,7 +182,7 @@ export class FastPath {
       response.end()
     }
     if (this.#accessLog !== undefined) {
-      this.#accessLog.info(accessLogEntry(nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client), 'request')
+      writeAccessLog(this.#accessLog, nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client)
     }
   }
 
@@ -213,7 +213,7 @@ export class FastPath {
    * (bench/results.md).
    */
   #headerList (body: PreparedBody, answer: PreparedAnswer, url: string): Array<string | number> {
-    // No name of answer.headers is one of EVERY_ANSWER_HEADERS (CORS and nosniff), so nothing is sent twice.
+    // No name of answer.headers is one of everyAnswerHeaders' (CORS and nosniff), so nothing is sent twice.
     const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.
@@ -238,7 +238,7 @@ export class FastPath {
     const match = this.#matcher.match(url.slice(API_BASE.length))
     if (match === undefined) return undefined
     try {
-      const body = match.endpoint.answer(this.#sources, match.params, match.query, undefined)
+      const body = match.endpoint.answer(this.#answers, match.params, match.query, undefined)
       // The same address always gets the same body, but for one never reused (an unseeded draw);
       // it is kept from the second request on (most searches come once).
       if (body.cacheControl === undefined && this.#repeats.seenBefore(url)) this.#answersByUrl.set(url, body)

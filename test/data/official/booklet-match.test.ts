@@ -9,7 +9,7 @@ import { MINIMUM_AGREEMENT, MINIMUM_COMPARED, matchBooklets, type RecordKey } fr
 import { examIndexOf, languagePositions } from '../../../src/data/official/exam-layout.ts'
 import { parseItensProva, readItensProva } from '../../../src/data/official/itens-prova.ts'
 import { languageLabelFor, textLanguage } from '../../../src/data/official/language-labels.ts'
-import { buildOfficialYears } from '../../../src/data/official/official-sources.ts'
+import { buildOfficialYears } from '../../../src/data/sources/inep-official.ts'
 import { officialTable, readOfficialTable, OFFICIAL_DATA_DIR } from '../../../src/data/official/official-table.ts'
 import { proposeCorrections } from '../../../src/data/official/corrections.ts'
 import { DatasetReport } from '../../../src/data/dataset/dataset-report.ts'

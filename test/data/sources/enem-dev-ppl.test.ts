@@ -6,7 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadDataset } from '../../../src/data/dataset/load-dataset.ts'
 import type { CorrectionsFile } from '../../../src/data/official/official-table.ts'
-import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
+import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
 import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'
 import { writeConversion } from '../../../src/data/sources/write-conversion.ts'
 import { writeItensProva, type FixtureBooklet } from './itens-prova-fixture.ts'
@@ -22,7 +22,7 @@ import { writeItensProva, type FixtureBooklet } from './itens-prova-fixture.ts'
 const FIXTURE = fileURLToPath(new URL('./enem-dev-second-applications', import.meta.url))
 const QUESTIONS = path.join(FIXTURE, '2012-segunda-aplicacao', 'questions')
 const LETTERS = ['A', 'B', 'C', 'D', 'E']
-const sourceRecords = readdirSync(QUESTIONS).map((folder) => ({ folder, value: JSON.parse(readFileSync(path.join(QUESTIONS, folder, 'details.json'), 'utf8')) as SourceQuestion }))
+const sourceRecords = readdirSync(QUESTIONS).map((folder) => ({ folder, value: JSON.parse(readFileSync(path.join(QUESTIONS, folder, 'details.json'), 'utf8')) as DatasetQuestion }))
 const keyAt = (index: number) => sourceRecords.find(({ folder }) => folder === String(index))?.value.correctAlternative ?? LETTERS[index % 5]!
 const otherKey = (key: string) => LETTERS[(LETTERS.indexOf(key) + 1) % 5]!
 

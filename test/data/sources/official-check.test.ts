@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { parseItensProva } from '../../../src/data/official/itens-prova.ts'
-import { officialYearFromItems } from '../../../src/data/official/official-sources.ts'
-import type { SourceQuestion } from '../../../src/data/record-schemas.ts'
+import { officialYearFromItems } from '../../../src/data/sources/inep-official.ts'
+import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
 import type { ConvertedRecord } from '../../../src/data/sources/converted-exam.ts'
 import { checkAgainstTable } from '../../../src/data/sources/official-check.ts'
 import { itensProvaText } from './itens-prova-fixture.ts'
@@ -24,7 +24,7 @@ const items = parseItensProva(itensProvaText([{
 
 function converted (index: number): ConvertedRecord {
   const key = keyOf(index)
-  const record: SourceQuestion = {
+  const record: DatasetQuestion = {
     title: `Questão ${index} - ENEM PPL 2012`,
     index,
     discipline: 'matematica',

@@ -1,9 +1,11 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
-import { SOURCE_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
+import { DATASET_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
-import { LIMIT_MAX } from './parameters.ts'
+import { LIMIT_MAX } from '../schemas/parameters.ts'
 import { endpointUrl } from '../endpoints.ts'
-import { BULK_READS } from '../rate-limit/request-counter.ts'
+import { BULK_READS } from '../error-descriptions.ts'
+import { MemoryCounterStore } from '../rate-limit/memory-counter-store.ts'
+import { RequestCounter } from '../rate-limit/request-counter.ts'
 
 /*
  * Examples for the OpenAPI document, copied from the real dataset (ENEM 2020) so that the
@@ -102,13 +104,13 @@ const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: st
   400: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: 'abc' })}`, message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
   404: { summary: `GET ${endpointUrl('getExam', { year: '1999' })}`, message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
   422: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: '0' })}`, message: `limit must be between 1 and ${LIMIT_MAX}, got 0` },
-  429: { summary: 'The 601st request within a minute', message: `Too many requests: at most 600 per 60 seconds from one client; retry in 42 s. ${BULK_READS}` },
+  429: { summary: 'The 601st request within a minute', message: new RequestCounter(600, 60_000, new MemoryCounterStore(1), BULK_READS).refusal(42).message },
   500: { summary: 'An unexpected failure', message: 'Internal server error' }
 }
 
 /** File addresses of the dataset as this server serves them (same rule as the loader). */
 function withPublicUrl<T> (value: T, publicUrl: string): T {
-  return JSON.parse(JSON.stringify(value).replaceAll(SOURCE_FILE_PREFIX, `${publicUrl}/files/`)) as T
+  return JSON.parse(JSON.stringify(value).replaceAll(DATASET_FILE_PREFIX, `${publicUrl}/files/`)) as T
 }
 
 /** The success example of each operation, with addresses under `publicUrl`. */

@@ -1,10 +1,10 @@
 import type { TOptional, TSchema } from 'typebox'
 import Type from 'typebox'
-import { APPLICATIONS, type Application } from '../data/exam-key.ts'
-import type { QuestionFilters } from '../data/finding/question-filters.ts'
-import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../data/finding/question-search.ts'
-import { ApiError, describeValue } from './errors.ts'
-import { slugParameter, stringParameter } from './schemas/parameters.ts'
+import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
+import type { QuestionFilters } from '../../data/finding/question-filters.ts'
+import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../../data/finding/question-search.ts'
+import { ApiError, describeValue } from '../errors.ts'
+import { slugParameter, stringParameter } from './parameters.ts'
 
 /*
  * The filters of the endpoints that find questions across exams (/v1/questions,

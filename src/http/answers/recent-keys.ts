@@ -1,4 +1,4 @@
-/** Slots of a RepeatFilter: a power of two. */
+/** Slots of the RecentKeys table: a power of two. */
 const DEFAULT_SLOTS = 1 << 16
 
 /**
@@ -7,14 +7,14 @@ const DEFAULT_SLOTS = 1 << 16
  * what a full cache evicts is work for the garbage collector. Remembers a 32-bit hash of each key
  * in a fixed table (one slot per hash, a newer key overwriting an older one), so it allocates
  * nothing per key and its size never grows. A collision at worst keeps a one-off answer.
- * @example const repeats = new RepeatFilter(); repeats.seenBefore('a') === false; repeats.seenBefore('a') === true
+ * @example const repeats = new RecentKeys(); repeats.seenBefore('a') === false; repeats.seenBefore('a') === true
  */
-export class RepeatFilter {
+export class RecentKeys {
   readonly #hashes: Uint32Array
   readonly #mask: number
 
   constructor (slots: number = DEFAULT_SLOTS) {
-    if (!Number.isInteger(Math.log2(slots))) throw new Error(`RepeatFilter slots must be a power of two, got ${slots}`)
+    if (!Number.isInteger(Math.log2(slots))) throw new Error(`RecentKeys slots must be a power of two, got ${slots}`)
     this.#hashes = new Uint32Array(slots)
     this.#mask = slots - 1
   }

@@ -28,8 +28,9 @@ interface Layer {
 const HTTP: Layer = {
   root: 'http',
   floors: [
-    // The contract's words: error codes and the error type, the headers, the data's provenance line.
-    ['error-codes.ts', 'errors.ts', 'response-headers.ts', 'data-provenance.ts'],
+    // The contract's words: error codes and the error type, the headers, the data's provenance line,
+    // and the server's timeouts (constants the 408's description quotes).
+    ['error-codes.ts', 'errors.ts', 'response-headers.ts', 'data-provenance.ts', 'server/http-server-options.ts'],
     // What a parameter, a body and an answer look like, and how a filter's parameter is read.
     ['schemas/'],
     // The answers of the endpoints (prepared bodies) and the concerns every request meets.

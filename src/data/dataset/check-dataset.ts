@@ -1,6 +1,7 @@
 import { Compile } from 'typebox/compile'
 import Type from 'typebox'
 import type { DatasetReport } from './dataset-report.ts'
+import { SOURCE_ADDRESSES, SOURCE_FILE_PREFIX, servedPath } from './file-addresses.ts'
 import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import {
   ExamDetailsFileSchema, SourceExamSummarySchema, SourceQuestionSchema, LETTERS,
@@ -13,15 +14,13 @@ import {
  * them, before any correction, and only report; they never change a record.
  */
 
-/** Prefix of every file address in the source records; what follows it is a path in the dataset folder. */
-export const SOURCE_FILE_PREFIX = 'https://enem.dev/'
+export { SOURCE_FILE_PREFIX }
 
 export const checkExamList = Compile(Type.Array(SourceExamSummarySchema))
 export const checkExamDetails = Compile(ExamDetailsFileSchema)
 export const checkQuestion = Compile(SourceQuestionSchema)
 
 const QUESTION_FOLDER = /^([1-9][0-9]*)(?:-([a-z0-9]+(?:-[a-z0-9]+)*))?$/
-const SOURCE_ADDRESS = /https:\/\/enem\.dev\/[^\s)"'<>\]]+/g
 const QUESTION_FIELDS = new Set(Object.keys(SourceQuestionSchema.properties))
 /** The predecessor's stand-in where a question's picture was lost (its dataset has one, at the root, served to six 2023 records). */
 const PLACEHOLDER_FILE = /^broken[-_]image\.[a-z]+$/i
@@ -103,12 +102,16 @@ export function checkQuestionConsistency (
     if (alternative.file !== null) addresses.push([`/alternatives/${position}/file`, alternative.file])
   })
   for (const field of ['context', 'alternativesIntroduction'] as const) {
-    for (const address of record[field]?.match(SOURCE_ADDRESS) ?? []) addresses.push([`/${field}`, address])
+    for (const address of record[field]?.match(SOURCE_ADDRESSES) ?? []) addresses.push([`/${field}`, address])
   }
+  record.alternatives.forEach((alternative, position) => {
+    for (const address of alternative.text?.match(SOURCE_ADDRESSES) ?? []) addresses.push([`/alternatives/${position}/text`, address])
+  })
   for (const [field, address] of addresses) {
     if (!address.startsWith(SOURCE_FILE_PREFIX)) {
       report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${SOURCE_FILE_PREFIX}`)
-    } else if (!servableFiles.has(address.slice(SOURCE_FILE_PREFIX.length))) {
+    } else if (!servableFiles.has(servedPath(address) ?? '')) {
+      // Looked up as the server will look up its served address (src/data/dataset/file-addresses.ts).
       report.add('missing_file', file, field, `${address} has no file in the dataset`)
     } else if (PLACEHOLDER_FILE.test(address.slice(address.lastIndexOf('/') + 1))) {
       report.add('placeholder_image', file, field, `${address} is the dataset's placeholder for a missing picture: the question's own image is not in the dataset`)

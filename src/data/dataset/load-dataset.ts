@@ -5,6 +5,7 @@ import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
 import { OfficialReport } from '../official/official-report.ts'
 import { dataFolders } from './data-folders.ts'
+import { servedAddresses } from './file-addresses.ts'
 import { APPLICATIONS, compareNewestFirst, type Application } from '../exam-key.ts'
 import { describeExamKey, readDataset, type SourceExam } from './read-dataset.ts'
 import type { Question, SourceQuestion } from '../record-schemas.ts'
@@ -103,7 +104,7 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
   if (source === null) return { folder: { dir: dataDir, report, official: [], examKeys: [], questionCount: 0, servableFiles: new Set() }, exams: [] }
 
   const officialDir = options.officialDir === undefined ? officialDirFor(dataDir) : options.officialDir
-  const rewrite = (text: string) => text.replaceAll(SOURCE_FILE_PREFIX, `${options.filesBaseUrl}/`)
+  const rewrite = (text: string) => servedAddresses(text, options.filesBaseUrl)
   const exams: Exam[] = []
   const official: OfficialReport[] = []
   // One table per application (src/data/official/official-table.ts), each over that application's exams.

@@ -87,3 +87,19 @@ export function readManifest (dataDir: string): Manifest | null {
 export function describeSources (manifest: Manifest): string[] {
   return manifest.sources.map((source) => `${source.name}: ${source.title} (${source.licence}), ${source.repository} at ${source.commit.slice(0, 12)}, ${source.obtained}, ${source.read.map((entry) => `${entry.path} ${entry.kind} ${entry.hash.slice(0, 12)}`).join('; ')}`)
 }
+
+/** A source to credit wherever the data is shown: what it is, where it is, on what terms. */
+export interface DataCredit {
+  readonly title: string
+  readonly repository: string
+  readonly licence: string
+}
+
+/**
+ * The sources to credit for the exams `served` (exam keys) of a folder with this manifest: each
+ * source that wrote one of them, in the manifest's order.
+ */
+export function creditsOf (manifest: Manifest, served: ReadonlySet<string>): DataCredit[] {
+  const used = new Set(manifest.exams.filter((exam) => exam.written > 0 && served.has(exam.exam)).map((exam) => exam.source))
+  return manifest.sources.filter((source) => used.has(source.name)).map(({ title, repository, licence }) => ({ title, repository, licence }))
+}

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { compareNewestFirst, DEFAULT_APPLICATION, parseExamKey, type Application } from '../exam-key.ts'
 import { compareRows } from '../official/corrections.ts'
@@ -152,7 +152,10 @@ interface DatasetExam { readonly key: string, readonly year: number, readonly ap
 function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySource>, converted: ReadonlyArray<{ source: SourceName, exam: ConvertedExam }>, progress: (line: string) => void): Manifest {
   const dataset = sources.get('dataset')!
   // The predecessor's folder as it is: its exams, its top-level files (the placeholder image).
-  cpSync(dataset.root, outDir, { recursive: true })
+  mkdirSync(outDir)
+  for (const name of readdirSync(dataset.root)) {
+    if (name !== 'exams.json') cpSync(path.join(dataset.root, name), path.join(outDir, name), { recursive: true })
+  }
   const listed = JSON.parse(readFileSync(path.join(dataset.root, 'exams.json'), 'utf8')) as SourceExamSummary[]
   const datasetExams: DatasetExam[] = listed.map((summary) => ({ key: examFolder({ year: summary.year, application: summary.application ?? DEFAULT_APPLICATION }), year: summary.year, application: summary.application ?? DEFAULT_APPLICATION, summary }))
   progress(`dataset: copied ${datasetExams.length} exams`)
@@ -208,7 +211,22 @@ function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySou
     }
   }
   writeFileSync(path.join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+  readableByAll(outDir)
   return manifest
+}
+
+/**
+ * Every file 0644 and every folder 0755, whatever modes the sources had (a local copy may be
+ * read-only): the replicas read the folder as another user (the container's `node`), and a
+ * folder built twice is the same down to its modes.
+ */
+function readableByAll (dir: string): void {
+  chmodSync(dir, 0o755)
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) readableByAll(full)
+    else chmodSync(full, 0o644)
+  }
 }
 
 /** Question folders of an exam folder that hold a record. */

@@ -16,10 +16,12 @@ export const PREDECESSOR_REPOSITORY = 'https://github.com/yunger7/enem-api'
 export const CODE_LICENSE = { name: 'MIT (this service\'s code only; the questions are INEP\'s: see "Data: origin and terms")', identifier: 'MIT' } as const
 
 /** What a folder without a manifest is credited to. */
-const PREDECESSOR_CREDIT: DataCredit = { title: 'the predecessor\'s dataset, the `public/` folder of yunger7/enem-api', repository: PREDECESSOR_REPOSITORY, licence: 'GPL-2.0' }
+const PREDECESSOR_CREDIT: DataCredit = { title: 'the predecessor\'s dataset', repository: PREDECESSOR_REPOSITORY, licence: 'GPL-2.0' }
 
+/** The repositories to credit, each once (the predecessor's gives both its dataset and the second applications). */
 function creditList (credits: readonly DataCredit[] | null): readonly DataCredit[] {
-  return credits === null || credits.length === 0 ? [PREDECESSOR_CREDIT] : credits
+  const list = credits === null || credits.length === 0 ? [PREDECESSOR_CREDIT] : credits
+  return list.filter((credit, at) => list.findIndex((other) => other.repository === credit.repository) === at)
 }
 
 /** The repository's name from its address (`yunger7/enem-api`). */
@@ -32,7 +34,7 @@ function markdownText (text: string): string {
 }
 
 function markdownCredits (credits: readonly DataCredit[] | null, licensed: string): string {
-  return creditList(credits).map((credit) => `${markdownText(credit.title)}, [${markdownText(repositoryName(credit.repository))}](${credit.repository.replace(/[()\s]/g, encodeURIComponent)}) (${licensed} ${markdownText(credit.licence)})`).join('; ')
+  return creditList(credits).map((credit) => `[${markdownText(repositoryName(credit.repository))}](${credit.repository.replace(/[()\s]/g, encodeURIComponent)}) (${licensed} ${markdownText(credit.licence)})`).join(', ')
 }
 
 /** Markdown, for the reference page. */
@@ -40,7 +42,7 @@ export function dataProvenanceEn (credits: readonly DataCredit[] | null): string
   return '**Data: origin and terms.** The MIT licence covers this service\'s code only, not the questions it serves. ' +
     'The questions and their images are INEP\'s (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), from the ENEM exams it published; ' +
     'the texts and pictures a question quotes belong to their authors, credited in the question. ' +
-    `The records come from: ${markdownCredits(credits, 'a repository licensed')}; ` +
+    `The records come from ${markdownCredits(credits, 'a repository licensed')}; ` +
     'answer keys, areas and the item data in `inep` are corrected from INEP\'s published answer keys and item files. ' +
     'This service relicenses none of it: reuse it on the terms of those sources.'
 }
@@ -50,7 +52,7 @@ export function dataProvenancePt (credits: readonly DataCredit[] | null): string
   return '**Dados: origem e termos.** A licença MIT cobre só o código deste serviço, não as questões que ele serve. ' +
     'As questões e suas imagens são do INEP (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), das provas do ENEM que ele publicou; ' +
     'os textos e imagens citados numa questão pertencem a seus autores, indicados na questão. ' +
-    `Os registros vêm de: ${markdownCredits(credits, 'repositório sob a licença')}; ` +
+    `Os registros vêm de ${markdownCredits(credits, 'repositório sob a licença')}; ` +
     'gabaritos, áreas e os dados de item em `inep` são corrigidos a partir dos gabaritos e arquivos de itens publicados pelo INEP. ' +
     'Este serviço não relicencia nada disso: reutilize conforme os termos dessas fontes.'
 }
@@ -61,8 +63,8 @@ function escapeHtml (text: string): string {
 
 /** HTML (every outside text escaped), for the question browser's footer. */
 export function dataProvenancePageHtml (credits: readonly DataCredit[] | null): string {
-  const sources = creditList(credits).map((credit) => `<a href="${escapeHtml(credit.repository)}">${escapeHtml(repositoryName(credit.repository))}</a> (${escapeHtml(credit.title.replaceAll('`', ''))}, repositório sob a licença ${escapeHtml(credit.licence)})`)
+  const sources = creditList(credits).map((credit) => `<a href="${escapeHtml(credit.repository)}">${escapeHtml(repositoryName(credit.repository))}</a> (repositório sob a licença ${escapeHtml(credit.licence)})`)
   return 'As questões e suas imagens são do INEP, das provas do ENEM; os textos e imagens citados numa questão pertencem a seus autores. ' +
-    `Os registros vêm de ${sources.join('; ')}, com gabaritos e áreas corrigidos pelos arquivos publicados pelo INEP. ` +
+    `Os registros vêm de ${sources.join(', ')}, com gabaritos e áreas corrigidos pelos arquivos publicados pelo INEP. ` +
     'A licença MIT deste servidor cobre só o código, não as questões.'
 }

@@ -48,9 +48,9 @@ export async function cloneSource (cacheDir: string, pin: SourcePin, origin: Clo
   const folder = cloneFolder(cacheDir, pin, origin)
   const repo = path.join(folder, 'repository')
   const view = path.join(folder, 'copy')
-  try {
-    if (!existsSync(path.join(folder, 'complete'))) {
-      rmSync(folder, { recursive: true, force: true })
+  if (!existsSync(path.join(folder, 'complete'))) {
+    rmSync(folder, { recursive: true, force: true })
+    try {
       mkdirSync(repo, { recursive: true })
       await git(repo, 'init', '--quiet')
       await git(repo, 'remote', 'add', 'origin', origin.url)
@@ -61,18 +61,21 @@ export async function cloneSource (cacheDir: string, pin: SourcePin, origin: Clo
         await git(repo, 'fetch', '--quiet', '--depth', '1', '--filter=blob:none', 'origin', origin.ref)
       }
       await git(repo, 'checkout', '--quiet', '--detach', 'FETCH_HEAD')
-      layOut(repo, view, pin)
-      mkdirSync(path.join(folder, 'complete'))
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true })
+      const message = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').pop()
+      throw new Error(`${pin.name}: cloning ${origin.url} failed: ${message}`)
     }
-  } catch (error) {
-    const message = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').pop()
-    throw new Error(`${pin.name}: cloning ${origin.url} failed: ${message}`)
+    const fetched = await git(repo, 'rev-parse', 'HEAD')
+    if (fetched !== origin.commit) {
+      rmSync(folder, { recursive: true, force: true })
+      throw new Error(`${pin.name}: ${origin.url} gave commit ${fetched} for ${origin.ref}, the pin is ${origin.commit}`)
+    }
+    layOut(repo, view, pin)
+    mkdirSync(path.join(folder, 'complete'))
   }
-  const commit = await git(repo, 'rev-parse', 'HEAD')
-  if (commit !== origin.commit) {
-    throw new Error(`${pin.name}: ${origin.url} gave commit ${commit}, the pin is ${origin.commit} (remove ${folder} to clone again)`)
-  }
-  return { root: view, commit }
+  // A clone of an earlier build: its files are checked against their hashes all the same.
+  return { root: view, commit: await git(repo, 'rev-parse', 'HEAD') }
 }
 
 /** Links every pinned path of the clone where a local copy holds it. */

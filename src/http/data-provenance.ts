@@ -3,7 +3,7 @@ import type { DataCredit } from '../data/dataset/dataset-manifest.ts'
 /**
  * Where the served questions come from and on what terms, said apart from the code's licence
  * (MIT, which covers this service's code and not the questions). The OpenAPI document's
- * introduction and the question browser's footer show it; the README's "Licences" says the same.
+ * introduction and the question browser's footer show it; docs/data.md's "Licences" says the same.
  * The sources credited are those of the exams served, read from the manifest.json of a folder
  * `npm run dataset` built (LoadedDataset.credits); a folder without one is credited to the
  * predecessor's dataset, which is what such a folder has been.

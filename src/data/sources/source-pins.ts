@@ -1,8 +1,8 @@
 import type { GitObjectKind } from './git-hashes.ts'
 
 /*
- * The public sources `npm run dataset` builds the dataset from (../shared/API.md, "Every exam,
- * from public sources, in one command"): each a git repository pinned by commit and by the git
+ * The public sources `npm run dataset` builds the dataset from (docs/data.md, "Where the data
+ * comes from"): each a git repository pinned by commit and by the git
  * hash of every path it is read from, so that a clone and a local copy are checked alike, the
  * latter with no network. `local` is where the path stands in a local copy (`--source NAME=PATH`).
  */

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict'
  * that image, and then spends the rest of the quota until the limiter answers 429. Exits non-zero
  * with the failed assertion otherwise.
  *
- *   node --import tsx scripts/container-probe.ts http://127.0.0.1:3000 20
+ *   node --import tsx scripts/container-probe.ts http://127.0.0.1:3000 20 [exams expected]
  */
 
-const [base, maxArg] = process.argv.slice(2)
-if (base === undefined || maxArg === undefined) throw new Error('usage: container-probe.ts <base URL> <RATE_LIMIT_MAX>')
+const [base, maxArg, examsArg] = process.argv.slice(2)
+if (base === undefined || maxArg === undefined) throw new Error('usage: container-probe.ts <base URL> <RATE_LIMIT_MAX> [exams expected]')
 const max = Number(maxArg)
 const READY_WAIT_MS = 90_000
 
@@ -36,6 +36,7 @@ console.log('readyz: 200')
 
 const exams = await getJson<Array<{ year: number }>>('/v1/exams')
 assert.ok(exams.length > 0, 'at least one exam')
+if (examsArg !== undefined) assert.equal(exams.length, Number(examsArg), 'every exam of the folder is served')
 let withImage: Question | undefined
 for (const { year } of exams) {
   for (let offset = 0; withImage === undefined && counted < max - 2; offset += 50) {

@@ -39,6 +39,23 @@ if ! podman build --format docker "${PODMAN_RUN_FLAGS[@]}" --build-arg "NODE_IMA
   exit 1
 fi
 
+if [ -n "${DATASET_SOURCES:-}" ]; then
+  step "building every exam in the image from local copies (node dist/dataset.js --source …)"
+  # The image runs as `node` (uid 1000): the folder it writes into is made writable for it.
+  chmod 0755 "$WORK"
+  mkdir -m 0777 "$WORK/volume"
+  mounts=()
+  sources=()
+  for pair in $DATASET_SOURCES; do
+    name="${pair%%=*}"
+    mounts+=(-v "$(cd "${pair#*=}" && pwd):/sources/$name:ro")
+    sources+=(--source "$name=/sources/$name")
+  done
+  podman run --rm "${PODMAN_RUN_FLAGS[@]}" -v "$WORK/volume:/volume" "${mounts[@]}" "$APP_IMAGE" \
+    node dist/dataset.js /volume/full "${sources[@]}" 2> >(quiet_systemd) | tail -n 1
+  DATA_DIR="$WORK/volume/full"
+fi
+
 port="$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })")"
 step "starting it on $DATA_DIR, port $port"
 podman run -d --name "$CONTAINER" "${PODMAN_RUN_FLAGS[@]}" \
@@ -48,10 +65,27 @@ podman run -d --name "$CONTAINER" "${PODMAN_RUN_FLAGS[@]}" \
   "$APP_IMAGE" >/dev/null 2> >(quiet_systemd)
 
 step "checking it over HTTP"
-if ! timeout 120 node --import tsx scripts/container-probe.ts "http://127.0.0.1:$port" 20; then
+# A folder `npm run dataset` built says how many exams it holds: every one must be served.
+expected_exams=()
+[ ! -f "$DATA_DIR/manifest.json" ] || expected_exams=("$(node -p "require('$DATA_DIR/manifest.json').totals.exams")")
+if ! timeout 120 node --import tsx scripts/container-probe.ts "http://127.0.0.1:$port" 20 "${expected_exams[@]}"; then
   echo "--- container log ---" >&2
   podman logs "$CONTAINER" 2>&1 | tail -n 30 >&2
   exit 1
+fi
+
+if [ -f "$DATA_DIR/manifest.json" ]; then
+  step "checking a file named with a percent escape is served"
+  DATA_DIR="$DATA_DIR" BASE="http://127.0.0.1:$port" timeout 60 node --input-type=module -e "
+    import { readFileSync, readdirSync } from 'node:fs'
+    const dir = process.env.DATA_DIR
+    const named = readdirSync(dir, { recursive: true }).find((file) => file.includes('%') && !file.endsWith('.json'))
+    if (named === undefined) throw new Error('no file named with a percent escape in ' + dir)
+    const answer = await fetch(process.env.BASE + '/files/' + named.split('/').map(encodeURIComponent).join('/'))
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    if (answer.status !== 200 || !bytes.equals(readFileSync(dir + '/' + named))) throw new Error('/files/' + named + ': ' + answer.status)
+    console.log('/files/' + named + ': 200, ' + bytes.length + ' bytes')
+  " || { echo "container-test: the built folder is not served whole" >&2; exit 1; }
 fi
 
 step "running the image's HEALTHCHECK"

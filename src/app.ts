@@ -32,6 +32,7 @@ import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
+import type { DataCredit } from './data/dataset/dataset-manifest.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
@@ -42,6 +43,8 @@ export interface AppOptions {
   catalog: Catalog
   /** The files `/files` may serve, each with the dataset folder that holds it (LoadedDataset.servableFiles). */
   servableFiles: ReadonlyMap<string, string>
+  /** The sources of the exams served, credited by the page and the OpenAPI document (LoadedDataset.credits). */
+  credits?: readonly DataCredit[] | null
   /** Readiness, for /readyz; the server flips it off when shutdown begins. */
   isReady?: () => boolean
   /** The JSON endpoints (src/http/endpoints.ts's table), unless a test gives its own. */
@@ -109,7 +112,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * The whole API as one plugin: tests build it with `inject`, the server adds the process concerns
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
-export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
+export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, credits = null, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
   const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
   // The search index is built in a worker thread from now on, while the rest of start-up runs; the
@@ -151,7 +154,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
-  await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints })
+  await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (v1) => {
     // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
@@ -164,7 +167,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl })
-  await fastify.register(questionBrowserRoutes, { publicUrl: config.publicUrl })
+  await fastify.register(questionBrowserRoutes, { publicUrl: config.publicUrl, credits })
 
   for (const url of knownPaths) {
     fastify.route({

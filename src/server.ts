@@ -79,7 +79,7 @@ async function main (): Promise<void> {
   }
 
   let ready = true
-  await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, isReady: () => ready })
+  await fastify.register(app, { config, catalog: dataset.catalog, servableFiles: dataset.servableFiles, credits: dataset.credits, isReady: () => ready })
   try {
     await fastify.listen({ port: config.port, host: config.host })
   } catch (error) {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../src/config.ts'
-import { composeDurationMs, interpolate, readComposeServices } from '../scripts/compose-file.ts'
+import { parse } from 'yaml'
+import { composeDurationMs, interpolate, readComposeServices, type ComposeService } from '../scripts/compose-file.ts'
 
 /*
  * compose.yaml as an operator meets it (scripts/compose-test.sh runs it with podman): these are
@@ -79,4 +80,24 @@ test('the dataset is mounted read-only, and compose.yaml and docs/operations.md 
   for (const name of apiNames) assert.ok(services[name]!.volumes!.some((volume) => volume.endsWith(':/data:ro')), name)
   assert.ok(/readable[^\n]*\n?[^\n]*uid 1000/.test(readFileSync(new URL('../compose.yaml', import.meta.url), 'utf8')), 'compose.yaml says so')
   assert.ok(/readable by uid 1000/.test(readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8')), 'docs/operations.md says so')
+})
+
+test('compose.full.yaml: a one-shot service builds every exam into a volume that each replica mounts read-only and serves once the build has succeeded', () => {
+  const full = parse(readFileSync(new URL('../compose.full.yaml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, ComposeService & { entrypoint?: string[] }>, volumes: Record<string, unknown> }
+  const dataset = full.services.dataset!
+  assert.deepEqual(dataset.build, { context: '.', target: 'dataset' })
+  assert.match(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'), /^FROM \S+ AS dataset$/m)
+  assert.match(dataset.entrypoint!.join(' '), /node dist\/dataset\.js \/volume\/full/)
+  const volume = dataset.volumes!.find((entry) => entry.endsWith(':/volume'))!.split(':')[0]!
+  assert.ok(volume in full.volumes, `${volume} is a named volume`)
+  for (const name of apiNames) {
+    const replica = full.services[name]
+    assert.ok(replica !== undefined, `compose.full.yaml serves ${name} the built folder`)
+    // Compose merges volumes by their path in the container: this one replaces compose.yaml's /data.
+    const target = services[name]!.volumes!.find((entry) => entry.split(':')[1] === '/data')
+    assert.ok(target !== undefined)
+    assert.deepEqual(replica.volumes, [`${volume}:/data:ro`])
+    assert.equal(replica.environment!.ENEM_DATA_DIR, '/data/full')
+    assert.deepEqual(replica.depends_on!.dataset, { condition: 'service_completed_successfully' })
+  }
 })

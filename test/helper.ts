@@ -78,6 +78,7 @@ export async function buildCountedApp (env: Record<string, string> = {}, options
     config,
     catalog: dataset.catalog,
     servableFiles: dataset.servableFiles,
+    credits: dataset.credits,
     ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints })
   })
   await fastify.ready()

@@ -1,19 +1,19 @@
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { SOURCE_KINDS, type ConvertedExam, type SourceKind } from '../data/sources/converted-exam.ts'
 import { formatSummary } from '../data/sources/conversion-summary.ts'
 import { convertEnemDevPpl } from '../data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../data/sources/maritaca-2024.ts'
 import { writeConversion } from '../data/sources/write-conversion.ts'
+import { INEP_DATA_DIR } from '../data/sources/build-dataset.ts'
 
 /**
  * `npm run import-source -- <kind> <source-dir> <out-dir> [--inep DIR]`: converts a source of
- * exams (../shared/sources/, each with its SOURCE.md) into a dataset folder the server serves
+ * exams (src/data/sources/source-pins.ts says where each is published) into a dataset folder the server serves
  * beside the dataset, every record checked against INEP's item data (src/data/sources/).
  */
-const REPO = fileURLToPath(new URL('../..', import.meta.url))
-const DEFAULT_INEP_DIR = path.resolve(REPO, '../shared/inep')
+// What both conversions read of INEP's files is in the repository (data/inep/SOURCE.md).
+const DEFAULT_INEP_DIR = INEP_DATA_DIR
 
 const CONVERTERS: Record<SourceKind, (sourceDir: string, inepDir: string) => ConvertedExam[]> = {
   'maritaca-2024': convertMaritaca,
@@ -21,10 +21,11 @@ const CONVERTERS: Record<SourceKind, (sourceDir: string, inepDir: string) => Con
 }
 
 const USAGE = `Usage: npm run import-source -- <kind> <source-dir> <out-dir> [--inep DIR]
-  kind        ${SOURCE_KINDS.join(' (../shared/sources/maritaca-enem-2024) | ')} (../shared/sources/enem-dev-second-applications)
+  kind        ${SOURCE_KINDS.join(' (ENEM 2024, piresramon/gpt-4-enem) | ')} (the second applications, yunger7/enem-api pull request 7)
   source-dir  the source's folder
   out-dir     where the converted dataset folder is written; must be absent or empty
-  --inep DIR  INEP's files: itens-prova/, gabaritos/, items/ (default ${DEFAULT_INEP_DIR})`
+  --inep DIR  INEP's files: itens-prova/, gabaritos/, items/ (default ${DEFAULT_INEP_DIR})
+npm run dataset builds every exam, these two conversions included, into one folder.`
 
 let parsed: ReturnType<typeof parse>
 try {

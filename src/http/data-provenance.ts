@@ -1,7 +1,12 @@
+import type { DataCredit } from '../data/dataset/dataset-manifest.ts'
+
 /**
  * Where the served questions come from and on what terms, said apart from the code's licence
  * (MIT, which covers this service's code and not the questions). The OpenAPI document's
  * introduction and the question browser's footer show it; docs/data.md's "Licences" says the same.
+ * The sources credited are those of the exams served, read from the manifest.json of a folder
+ * `npm run dataset` built (LoadedDataset.credits); a folder without one is credited to the
+ * predecessor's dataset, which is what such a folder has been.
  */
 
 /** The predecessor's repository, whose `public/` folder is the dataset this service serves. */
@@ -10,23 +15,56 @@ export const PREDECESSOR_REPOSITORY = 'https://github.com/yunger7/enem-api'
 /** The code's licence, as the OpenAPI document's `info.license` states it. */
 export const CODE_LICENSE = { name: 'MIT (this service\'s code only; the questions are INEP\'s: see "Data: origin and terms")', identifier: 'MIT' } as const
 
-/** Markdown, for the reference page. */
-export const DATA_PROVENANCE_EN = '**Data: origin and terms.** The MIT licence covers this service\'s code only, not the questions it serves. ' +
-  'The questions and their images are INEP\'s (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), from the ENEM exams it published; ' +
-  'the texts and pictures a question quotes belong to their authors, credited in the question. ' +
-  `The records come from the predecessor's dataset, the \`public/\` folder of [yunger7/enem-api](${PREDECESSOR_REPOSITORY}) (a repository licensed GPL-2.0); ` +
-  'answer keys, areas and the item data in `inep` are corrected from INEP\'s published answer keys and item files. ' +
-  'This service relicenses none of it: reuse it on the terms of those sources.'
+/** What a folder without a manifest is credited to. */
+const PREDECESSOR_CREDIT: DataCredit = { title: 'the predecessor\'s dataset', repository: PREDECESSOR_REPOSITORY, licence: 'GPL-2.0' }
+
+/** The repositories to credit, each once (the predecessor's gives both its dataset and the second applications). */
+function creditList (credits: readonly DataCredit[] | null): readonly DataCredit[] {
+  const list = credits === null || credits.length === 0 ? [PREDECESSOR_CREDIT] : credits
+  return list.filter((credit, at) => list.findIndex((other) => other.repository === credit.repository) === at)
+}
+
+/** The repository's name from its address (`yunger7/enem-api`). */
+function repositoryName (address: string): string {
+  return address.replace(/^https?:\/\/(www\.)?github\.com\//, '').replace(/\/$/, '')
+}
+
+function markdownText (text: string): string {
+  return text.replace(/[\\[\]*_<>]/g, (character) => `\\${character}`)
+}
+
+function markdownCredits (credits: readonly DataCredit[] | null, licensed: string): string {
+  return creditList(credits).map((credit) => `[${markdownText(repositoryName(credit.repository))}](${credit.repository.replace(/[()\s]/g, encodeURIComponent)}) (${licensed} ${markdownText(credit.licence)})`).join(', ')
+}
 
 /** Markdown, for the reference page. */
-export const DATA_PROVENANCE_PT = '**Dados: origem e termos.** A licença MIT cobre só o código deste serviço, não as questões que ele serve. ' +
-  'As questões e suas imagens são do INEP (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), das provas do ENEM que ele publicou; ' +
-  'os textos e imagens citados numa questão pertencem a seus autores, indicados na questão. ' +
-  `Os registros vêm do conjunto de dados do projeto anterior, a pasta \`public/\` de [yunger7/enem-api](${PREDECESSOR_REPOSITORY}) (repositório sob a licença GPL-2.0); ` +
-  'gabaritos, áreas e os dados de item em `inep` são corrigidos a partir dos gabaritos e arquivos de itens publicados pelo INEP. ' +
-  'Este serviço não relicencia nada disso: reutilize conforme os termos dessas fontes.'
+export function dataProvenanceEn (credits: readonly DataCredit[] | null): string {
+  return '**Data: origin and terms.** The MIT licence covers this service\'s code only, not the questions it serves. ' +
+    'The questions and their images are INEP\'s (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), from the ENEM exams it published; ' +
+    'the texts and pictures a question quotes belong to their authors, credited in the question. ' +
+    `The records come from ${markdownCredits(credits, 'a repository licensed')}; ` +
+    'answer keys, areas and the item data in `inep` are corrected from INEP\'s published answer keys and item files. ' +
+    'This service relicenses none of it: reuse it on the terms of those sources.'
+}
 
-/** HTML (no markup from outside), for the question browser's footer. */
-export const DATA_PROVENANCE_PAGE_HTML = 'As questões e suas imagens são do INEP, das provas do ENEM; os textos e imagens citados numa questão pertencem a seus autores. ' +
-  `Os registros vêm de <a href="${PREDECESSOR_REPOSITORY}">yunger7/enem-api</a> (repositório sob a licença GPL-2.0), com gabaritos e áreas corrigidos pelos arquivos publicados pelo INEP. ` +
-  'A licença MIT deste servidor cobre só o código, não as questões.'
+/** Markdown, for the reference page. */
+export function dataProvenancePt (credits: readonly DataCredit[] | null): string {
+  return '**Dados: origem e termos.** A licença MIT cobre só o código deste serviço, não as questões que ele serve. ' +
+    'As questões e suas imagens são do INEP (Instituto Nacional de Estudos e Pesquisas Educacionais Anísio Teixeira), das provas do ENEM que ele publicou; ' +
+    'os textos e imagens citados numa questão pertencem a seus autores, indicados na questão. ' +
+    `Os registros vêm de ${markdownCredits(credits, 'repositório sob a licença')}; ` +
+    'gabaritos, áreas e os dados de item em `inep` são corrigidos a partir dos gabaritos e arquivos de itens publicados pelo INEP. ' +
+    'Este serviço não relicencia nada disso: reutilize conforme os termos dessas fontes.'
+}
+
+function escapeHtml (text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+}
+
+/** HTML (every outside text escaped), for the question browser's footer. */
+export function dataProvenancePageHtml (credits: readonly DataCredit[] | null): string {
+  const sources = creditList(credits).map((credit) => `<a href="${escapeHtml(credit.repository)}">${escapeHtml(repositoryName(credit.repository))}</a> (repositório sob a licença ${escapeHtml(credit.licence)})`)
+  return 'As questões e suas imagens são do INEP, das provas do ENEM; os textos e imagens citados numa questão pertencem a seus autores. ' +
+    `Os registros vêm de ${sources.join(', ')}, com gabaritos e áreas corrigidos pelos arquivos publicados pelo INEP. ` +
+    'A licença MIT deste servidor cobre só o código, não as questões.'
+}

@@ -85,3 +85,24 @@ export function plainText (source: string): string {
   collect(markdown.parse(source, {}))
   return parts.join('').replace(/\s+/g, ' ').trim()
 }
+
+/**
+ * The addresses of the images a Markdown text shows, as the rendered page has them.
+ * @example imageAddresses('a ![](x.png) b') // ['x.png']
+ */
+export function imageAddresses (source: string): string[] {
+  const found: string[] = []
+  const collect = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'image') found.push(String(token.attrGet('src') ?? ''))
+      collect(token.children ?? [])
+    }
+  }
+  collect(markdown.parse(source, {}))
+  return found
+}
+
+/** An address as a Markdown image of it would have it, to compare with imageAddresses. */
+export function normalizedAddress (address: string): string {
+  return markdown.normalizeLink(address)
+}

@@ -3,6 +3,7 @@ import { addressOf } from './addresses.ts'
 import { h, replaceChildren, setRenderedHtml } from './dom.ts'
 import { countOf, disciplineLabel, examLabel, type ExamOptions } from './exam-options.ts'
 import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
+import { questionFigures } from './question-files.ts'
 import { navigate } from './navigation.ts'
 import type { Screen } from './screen.ts'
 
@@ -149,6 +150,7 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
     replaceChildren(panel,
       h('h2', { id: 'simulado-questao', tabindex: -1 }, `Questão ${question.index}`),
       question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : ({ ingles: 'en', espanhol: 'es' } as Record<string, string>)[question.language] }), renderMarkdown(question.context, imageLabel)),
+      questionFigures(question),
       question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
         setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
       alternatives,

@@ -4,6 +4,7 @@ import { h, setRenderedHtml } from './dom.ts'
 import { disciplineLabel, examLabel, languageLabel, type ExamOptions } from './exam-options.ts'
 import { examView } from './exam-view.ts'
 import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
+import { questionFigures } from './question-files.ts'
 import type { Screen } from './screen.ts'
 
 /*
@@ -140,6 +141,7 @@ export async function questionScreen (options: ExamOptions, year: number, applic
         h('h1', { id: 'questao-titulo', tabindex: -1 }, question.title),
         details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
         question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : STATEMENT_LANGUAGES[question.language] }), renderMarkdown(question.context, imageLabel)),
+        questionFigures(question),
         question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
           setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
         alternatives,

@@ -3,6 +3,7 @@ import { addressOf, apiFilters, NO_FILTERS, type Filters } from './addresses.ts'
 import { h } from './dom.ts'
 import { APPLICATION_LABELS, countOf, disciplineLabel, examLabel, findExam, languageLabel, type ExamOptions } from './exam-options.ts'
 import { plainText } from './markdown.ts'
+import { questionFigures } from './question-files.ts'
 import { searchForm } from './search-form.ts'
 import type { Screen } from './screen.ts'
 
@@ -27,13 +28,16 @@ function firstImage (question: QuestionRecord): string | undefined {
 function card (question: QuestionRecord, options: ExamOptions, filters: Filters): HTMLElement {
   const address = addressOf({ kind: 'question', year: question.year, application: question.application, index: question.index, language: question.language ?? filters.language })
   const exam = findExam(options, question.year, question.application)
-  const image = firstImage(question)
+  // A figure its text does not show is part of the question: shown whole; otherwise a thumbnail of the first image.
+  const figures = questionFigures(question, 'card-files')
+  const image = figures === null ? firstImage(question) : undefined
   const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
   return h('li', { class: 'card' },
     h('article', {},
       h('h3', {}, h('a', { href: address }, `Questão ${question.index}`, h('span', { class: 'exam-year' }, ` · ${exam === undefined ? `ENEM ${question.year}` : examLabel(exam)}`))),
       details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
       h('p', { class: 'excerpt' }, excerpt(question)),
+      figures,
       image !== undefined && h('img', { class: 'thumbnail', src: image, alt: '', loading: 'lazy', decoding: 'async', width: 96, height: 96 })))
 }
 

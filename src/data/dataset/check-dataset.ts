@@ -1,6 +1,7 @@
 import { Compile } from 'typebox/compile'
 import Type from 'typebox'
 import type { DatasetReport } from './dataset-report.ts'
+import { DATASET_ADDRESSES, DATASET_FILE_PREFIX, addressedPath, servedPath } from './file-addresses.ts'
 import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import {
   ExamDetailsFileSchema, DatasetExamSummarySchema, DatasetQuestionSchema, LETTERS,
@@ -13,15 +14,13 @@ import {
  * them, before any correction, and only report; they never change a record.
  */
 
-/** Prefix of every file address in the dataset's records; what follows it is a path in the dataset folder. */
-export const DATASET_FILE_PREFIX = 'https://enem.dev/'
+export { DATASET_FILE_PREFIX }
 
 export const checkExamList = Compile(Type.Array(DatasetExamSummarySchema))
 export const checkExamDetails = Compile(ExamDetailsFileSchema)
 export const checkQuestion = Compile(DatasetQuestionSchema)
 
 const QUESTION_FOLDER = /^([1-9][0-9]*)(?:-([a-z0-9]+(?:-[a-z0-9]+)*))?$/
-const DATASET_ADDRESS = /https:\/\/enem\.dev\/[^\s)"'<>\]]+/g
 const QUESTION_FIELDS = new Set(Object.keys(DatasetQuestionSchema.properties))
 /** The predecessor's stand-in where a question's picture was lost (its dataset has one, at the root, served to six 2023 records). */
 const PLACEHOLDER_FILE = /^broken[-_]image\.[a-z]+$/i
@@ -68,8 +67,11 @@ export function fileAddresses (record: DatasetQuestion): Array<[field: string, a
     if (alternative.file !== null) addresses.push([`/alternatives/${position}/file`, alternative.file])
   })
   for (const field of ['context', 'alternativesIntroduction'] as const) {
-    for (const address of record[field]?.match(DATASET_ADDRESS) ?? []) addresses.push([`/${field}`, address])
+    for (const address of record[field]?.match(DATASET_ADDRESSES) ?? []) addresses.push([`/${field}`, address])
   }
+  record.alternatives.forEach((alternative, position) => {
+    for (const address of alternative.text?.match(DATASET_ADDRESSES) ?? []) addresses.push([`/alternatives/${position}/text`, address])
+  })
   return addresses
 }
 
@@ -86,7 +88,7 @@ export function namedImageFiles (records: Iterable<DatasetQuestion>, filesOnDisk
   for (const record of records) {
     for (const [, address] of fileAddresses(record)) {
       if (!address.startsWith(DATASET_FILE_PREFIX)) continue
-      const relative = address.slice(DATASET_FILE_PREFIX.length)
+      const relative = addressedPath(address)
       if (filesOnDisk.has(relative) && IMAGE_FILE.test(relative) && !relative.split('/').some((segment) => segment.startsWith('.'))) named.add(relative)
     }
   }
@@ -133,7 +135,8 @@ export function checkQuestionConsistency (
   for (const [field, address] of fileAddresses(record)) {
     if (!address.startsWith(DATASET_FILE_PREFIX)) {
       report.add('foreign_file_address', file, field, `${JSON.stringify(address)} does not start with ${DATASET_FILE_PREFIX}`)
-    } else if (!servableFiles.has(address.slice(DATASET_FILE_PREFIX.length))) {
+    } else if (!servableFiles.has(servedPath(address) ?? '')) {
+      // Looked up as the server will look up its served address (src/data/dataset/file-addresses.ts).
       report.add('missing_file', file, field, `${address} has no file in the dataset`)
     } else if (PLACEHOLDER_FILE.test(address.slice(address.lastIndexOf('/') + 1))) {
       report.add('placeholder_image', file, field, `${address} is the dataset's placeholder for a missing picture: the question's own image is not in the dataset`)

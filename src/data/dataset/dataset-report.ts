@@ -30,6 +30,7 @@ export const ISSUE_KINDS = {
   empty_alternative: { severity: 'warning', about: 'an alternative has neither text nor file' },
   empty_question: { severity: 'warning', about: 'a question has nothing to read: no context, files or alternativesIntroduction' },
   invalid_official_data: { severity: 'error', about: 'the official data table cannot be read or breaks its format' },
+  invalid_manifest: { severity: 'error', about: 'manifest.json (written by npm run dataset) cannot be read or breaks its format' },
   missing_file: { severity: 'warning', about: 'a file address points at a file the dataset does not have' },
   placeholder_image: { severity: 'warning', about: "a file address points at the dataset's placeholder for a missing picture (broken-image.svg), not at the question's own" },
   foreign_file_address: { severity: 'warning', about: 'a file address that does not start with https://enem.dev/' },

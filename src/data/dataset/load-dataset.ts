@@ -5,6 +5,8 @@ import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
 import { OfficialReport } from '../official/official-report.ts'
 import { dataFolders } from './data-folders.ts'
+import { servedAddresses } from './file-addresses.ts'
+import { creditsOf, readManifest, type DataCredit } from './dataset-manifest.ts'
 import { APPLICATIONS, compareNewestFirst, type Application } from '../exam-key.ts'
 import { describeExamKey, readDataset, type DatasetExam } from './read-dataset.ts'
 import type { Question, DatasetQuestion } from '../record-schemas.ts'
@@ -47,6 +49,11 @@ export interface LoadedDataset {
    * path two folders hold (a top-level file) is the first folder's.
    */
   servableFiles: ReadonlyMap<string, string>
+  /**
+   * The sources of the exams served, from the manifest.json of the folders `npm run dataset`
+   * built (src/data/dataset/dataset-manifest.ts); null when no folder has one.
+   */
+  credits: readonly DataCredit[] | null
 }
 
 /** What one dataset folder held. */
@@ -60,6 +67,8 @@ export interface FolderLoad {
   examKeys: readonly string[]
   /** Question records of those exams. */
   questionCount: number
+  /** The sources of its exams, from its manifest.json; null when it has none. */
+  credits: readonly DataCredit[] | null
 }
 
 /**
@@ -93,17 +102,19 @@ export async function loadDataset (dataDirs: string | readonly string[], options
     for (const file of folder.servableFiles) if (!servableFiles.has(file)) servableFiles.set(file, folder.dir)
   }
   const catalog = report.errors.length === 0 ? new Catalog(exams) : null
-  const folders = loads.map(({ folder }) => ({ dir: folder.dir, report: folder.report, official: folder.official, examKeys: folder.examKeys, questionCount: folder.questionCount }))
-  return { catalog, report, official: folders[0]?.official[0] ?? null, folders, servableFiles }
+  const folders = loads.map(({ folder }) => ({ dir: folder.dir, report: folder.report, official: folder.official, examKeys: folder.examKeys, questionCount: folder.questionCount, credits: folder.credits }))
+  const credited = folders.filter((folder) => folder.credits !== null)
+  const credits = credited.length === 0 ? null : credited.flatMap((folder) => folder.credits!)
+  return { catalog, report, official: folders[0]?.official[0] ?? null, folders, servableFiles, credits }
 }
 
 function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoad & { servableFiles: ReadonlySet<string> }, exams: Exam[] } {
   const report = new DatasetReport()
   const source = readDataset(dataDir, report)
-  if (source === null) return { folder: { dir: dataDir, report, official: [], examKeys: [], questionCount: 0, servableFiles: new Set() }, exams: [] }
+  if (source === null) return { folder: { dir: dataDir, report, official: [], examKeys: [], questionCount: 0, servableFiles: new Set(), credits: null }, exams: [] }
 
   const officialDir = options.officialDir === undefined ? officialDirFor(dataDir) : options.officialDir
-  const rewrite = (text: string) => text.replaceAll(DATASET_FILE_PREFIX, `${options.filesBaseUrl}/`)
+  const rewrite = (text: string) => servedAddresses(text, options.filesBaseUrl)
   const exams: Exam[] = []
   const official: OfficialReport[] = []
   // One table per application (src/data/official/official-table.ts), each over that application's exams.
@@ -126,8 +137,15 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
   }
   const examKeys = [...exams].sort((a, b) => compareNewestFirst(a.summary, b.summary)).map((exam) => exam.key)
   const questionCount = exams.reduce((sum, exam) => sum + exam.questions.length, 0)
+  let credits: DataCredit[] | null = null
+  try {
+    const manifest = readManifest(dataDir)
+    if (manifest !== null) credits = creditsOf(manifest, new Set(examKeys))
+  } catch (error) {
+    report.add('invalid_manifest', 'manifest.json', '', (error as Error).message)
+  }
   const servableFiles = namedImageFiles(source.exams.flatMap((exam) => exam.records.map((item) => item.record)), source.servableFiles)
-  return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles }, exams }
+  return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles, credits }, exams }
 }
 
 function buildExam (

@@ -52,6 +52,7 @@ export const LEFT_OUT_REASONS = {
   order: 'its key disagrees with the booklet\'s item, as do its neighbours\': the source\'s order may differ from the booklet\'s here',
   'not-in-target': 'its item is not in the booklet our numbering follows',
   'no-key': 'the source gives no answer key',
+  'missing-file': 'a file its text shows is not in the source: it would reach the reader without it',
   'no-official-entry': 'the official table gives it no INEP item or key'
 } as const
 export type LeftOutReason = keyof typeof LEFT_OUT_REASONS

@@ -92,7 +92,9 @@ export function convertExam (sourceDir: string, folder: string, items: YearItems
       leave(entry.source, entry.record.index, entry.record.language, placement.reason, placement.detail)
       return
     }
-    candidates.push(rewriteRecord(sourceDir, folder, id, entry, warnings))
+    const { converted, missing } = rewriteRecord(sourceDir, folder, id, entry)
+    if (missing.length > 0) leave(entry.source, entry.record.index, entry.record.language, 'missing-file', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the source`)
+    else candidates.push(converted)
   })
 
   const table = officialYearFromItems(items, candidates.map(({ record }) => record))
@@ -103,25 +105,26 @@ export function convertExam (sourceDir: string, folder: string, items: YearItems
 /**
  * The record with the converted exam's title and every file address pointing into its own
  * question folder, and the files to copy there: each found where the address says, else in the
- * record's own source folder; one found in neither is a warning (the address stays, pointing at
- * no file, as the data check then reports).
+ * record's own source folder; `missing` names the addresses found in neither (such a record is
+ * left out: its reader would miss a figure its text shows).
  */
-function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder: ownFolder, source, record }: SourceRecord, warnings: string[]): ConvertedRecord {
+function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder: ownFolder, source, record }: SourceRecord): { converted: ConvertedRecord, missing: string[] } {
   const sourcePrefix = new RegExp(`${escapeRegExp(`${DATASET_FILE_PREFIX}${folder}/questions/`)}[^/\\s)"'<>\\]]+/`, 'g')
   const ownPrefix = fileAddress(id, record.index, record.language, '')
   const files = new Map<string, string>()
+  const missing: string[] = []
   const rewrite = (text: string): string => {
     for (const match of text.matchAll(new RegExp(`${sourcePrefix.source}([^\\s)"'<>\\]]+)`, 'g'))) {
       const name = match[1]!
       const relative = match[0].slice(DATASET_FILE_PREFIX.length)
       const found = [path.join(sourceDir, relative), path.join(sourceDir, folder, 'questions', ownFolder, name)].find((candidate) => existsSync(candidate))
       if (found !== undefined) files.set(name, found)
-      else if (!warnings.some((warning) => warning.startsWith(`${source}: `) && warning.includes(name))) warnings.push(`${source}: ${match[0]} has no file in the source`)
+      else if (!missing.includes(match[0])) missing.push(match[0])
     }
     return text.replace(sourcePrefix, ownPrefix)
   }
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
-  return {
+  const converted = {
     record: {
       title: `Questão ${record.index} - ${examTitle(id)}`,
       index: record.index,
@@ -138,6 +141,7 @@ function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder:
     source,
     sourceIndex: record.index
   }
+  return { converted, missing }
 }
 
 function escapeRegExp (text: string): string {

@@ -61,9 +61,15 @@ export interface Gabarito {
   secondApplication: boolean
 }
 
-/** Reads a gabarito PDF through `pdftotext -layout`. */
+/**
+ * Reads a gabarito PDF through `pdftotext -layout`, or the text `pdftotext -layout` made of it
+ * when it stands beside the PDF as `<name>.txt` (data/inep/ commits it, so that `npm run dataset`
+ * needs no poppler).
+ */
 export function readGabarito (sourcesDir: string, name: string): Gabarito {
   let text: string
+  const extracted = path.join(sourcesDir, `${name}.txt`)
+  if (existsSync(extracted)) return parseGabarito(readFileSync(extracted, 'utf8'), name)
   try {
     text = execFileSync('pdftotext', ['-layout', path.join(sourcesDir, name), '-'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
   } catch (error) {

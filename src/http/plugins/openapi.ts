@@ -8,7 +8,8 @@ import { errorExample, successExamples, type ExampleOperation } from './openapi-
 import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
 import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
-import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
+import { CODE_LICENSE, dataProvenanceEn, dataProvenancePt } from '../data-provenance.ts'
+import type { DataCredit } from '../../data/dataset/dataset-manifest.ts'
 
 export interface OpenApiOptions {
   /** Base of the server's public addresses; the document's server is `${publicUrl}/v1`. */
@@ -17,6 +18,8 @@ export interface OpenApiOptions {
   rateLimit: { max: number, windowMs: number }
   /** The JSON endpoints, for the introduction's list and the errors' descriptions: the table, unless a test gives its own. */
   endpoints?: readonly Endpoint[] | undefined
+  /** The sources of the exams served (LoadedDataset.credits), credited in the introduction. */
+  credits?: readonly DataCredit[] | null | undefined
 }
 
 /** A parsed JSON value's object form; the document is plain JSON built by @fastify/swagger. */
@@ -231,7 +234,7 @@ function hoistNamedSchemas (paths: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b)))
 }
 
-function introduction ({ publicUrl, rateLimit, endpoints = ENDPOINTS }: OpenApiOptions): string {
+function introduction ({ publicUrl, rateLimit, endpoints = ENDPOINTS, credits = null }: OpenApiOptions): string {
   const base = `${publicUrl}${API_BASE}`
   const windowSeconds = Math.round(rateLimit.windowMs / 1000)
   const limitPt = rateLimit.max === 0
@@ -254,7 +257,7 @@ Base address / endereço base: \`${base}\` · OpenAPI 3.1: [\`${base}/openapi.js
 
 **Hospedagem própria.** O servidor é um processo Node.js (24 ou mais) sem banco de dados: \`npm ci\`, depois \`ENEM_DATA_DIR=/caminho/dos/dados PUBLIC_URL=https://seu.endereco npm start\`. Sem \`ENEM_DATA_DIR\` ele serve um pequeno conjunto de amostra. Outras variáveis: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. Esta página funciona sem internet.
 
-${DATA_PROVENANCE_PT}
+${dataProvenancePt(credits)}
 
 ## English
 
@@ -266,7 +269,7 @@ ${DATA_PROVENANCE_PT}
 
 **Self-hosting.** The server is one Node.js (24 or later) process with no database: \`npm ci\`, then \`ENEM_DATA_DIR=/path/to/data PUBLIC_URL=https://your.address npm start\`. Without \`ENEM_DATA_DIR\` it serves a small sample dataset. Other variables: \`PORT\`, \`HOST\`, \`RATE_LIMIT_MAX\`, \`RATE_LIMIT_WINDOW\`, \`REDIS_URL\`, \`TRUST_PROXY\`, \`LOG_LEVEL\`. This page works with no internet access.
 
-${DATA_PROVENANCE_EN}
+${dataProvenanceEn(credits)}
 
 ## Endpoints
 

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { PreparedBody } from '../answers/prepared-body.ts'
 import { fingerprintedName, pageWithAssetsRoutes, type PageWithAssets } from './page-with-assets.ts'
-import { DATA_PROVENANCE_PAGE_HTML } from '../data-provenance.ts'
+import { dataProvenancePageHtml } from '../data-provenance.ts'
+import type { DataCredit } from '../../data/dataset/dataset-manifest.ts'
 
 /*
  * GET / : the question browser, a page for people (src/web/), a small client of the public API.
@@ -24,6 +25,8 @@ import { DATA_PROVENANCE_PAGE_HTML } from '../data-provenance.ts'
 export interface QuestionBrowserOptions {
   /** Base of the file addresses in records: the page's images come from there. */
   publicUrl: string
+  /** The sources of the exams served (LoadedDataset.credits), credited in the footer. */
+  credits?: readonly DataCredit[] | null | undefined
 }
 
 export const QUESTION_BROWSER_PATH = '/'
@@ -108,7 +111,7 @@ export function questionBrowserSecurityPolicy (publicUrl: string): string {
   ].join('; ')
 }
 
-function pageHtml (assets: { script: string, styles: string, icon: string }): string {
+function pageHtml (assets: { script: string, styles: string, icon: string }, credits: readonly DataCredit[] | null): string {
   // Relative addresses: the page works behind a proxy that serves the service under a path prefix.
   return `<!doctype html>
 <html lang="pt-BR">
@@ -142,7 +145,7 @@ function pageHtml (assets: { script: string, styles: string, icon: string }): st
     <footer class="site-footer">
       <div class="inner">
         <p>Questões das provas do ENEM (INEP). Os dados desta página vêm da API pública deste servidor: <a href="docs">documentação</a>, <a href="v1/openapi.json">OpenAPI</a>.</p>
-        <p class="data-provenance">${DATA_PROVENANCE_PAGE_HTML}</p>
+        <p class="data-provenance">${dataProvenancePageHtml(credits)}</p>
       </div>
     </footer>
   </body>
@@ -150,7 +153,7 @@ function pageHtml (assets: { script: string, styles: string, icon: string }): st
 `
 }
 
-function pageAssets ({ script, styles }: ClientFiles): PageWithAssets {
+function pageAssets ({ script, styles }: ClientFiles, credits: readonly DataCredit[] | null): PageWithAssets {
   const named = (extension: string, body: PreparedBody): [string, PreparedBody] => [fingerprintedName('question-browser', extension, body), body]
   const assets = new Map([
     named('js', new PreparedBody(script, { contentType: 'application/javascript; charset=utf-8' })),
@@ -159,19 +162,19 @@ function pageAssets ({ script, styles }: ClientFiles): PageWithAssets {
   ])
   const address = (extension: string) => `${QUESTION_BROWSER_ASSETS_PATH.slice(1)}/${[...assets.keys()].find((name) => name.endsWith(`.${extension}`))!}`
   const page = new PreparedBody(
-    Buffer.from(pageHtml({ script: address('js'), styles: address('css'), icon: address('svg') })),
+    Buffer.from(pageHtml({ script: address('js'), styles: address('css'), icon: address('svg') }, credits)),
     { contentType: 'text/html; charset=utf-8' })
   return { page, assets }
 }
 
 /** GET / (the page) and GET /assets/:name (its script, stylesheet and icon). Hidden from the OpenAPI document. */
-export async function questionBrowserRoutes (app: FastifyInstance, { publicUrl }: QuestionBrowserOptions): Promise<void> {
+export async function questionBrowserRoutes (app: FastifyInstance, { publicUrl, credits = null }: QuestionBrowserOptions): Promise<void> {
   // From the bundle, the prebuilt client is read now: a bundle without it refuses to start.
-  const prebuilt = RUNNING_FROM_SOURCE ? undefined : pageAssets(readPrebuiltClient())
+  const prebuilt = RUNNING_FROM_SOURCE ? undefined : pageAssets(readPrebuiltClient(), credits)
   pageWithAssetsRoutes(app, {
     pagePath: QUESTION_BROWSER_PATH,
     assetsPath: QUESTION_BROWSER_ASSETS_PATH,
-    load: prebuilt === undefined ? () => buildQuestionBrowserClient().then(pageAssets) : () => Promise.resolve(prebuilt),
+    load: prebuilt === undefined ? () => buildQuestionBrowserClient().then((files) => pageAssets(files, credits)) : () => Promise.resolve(prebuilt),
     pageHeaders: { 'content-security-policy': questionBrowserSecurityPolicy(publicUrl), 'referrer-policy': 'same-origin' }
   })
 }

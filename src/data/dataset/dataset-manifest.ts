@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import { ApplicationSchema } from '../record-schemas.ts'
+
+/*
+ * `manifest.json`, which `npm run dataset` writes at the top of the dataset folder it builds
+ * (src/data/sources/build-dataset.ts): where every source came from (public address, commit,
+ * licence, the git hash of each path read) and, per exam, the records written and those left out
+ * with the reason. The server and `check-data` read it to credit the sources a folder serves.
+ */
+
+export const MANIFEST_FILE = 'manifest.json'
+
+export const ManifestSourceSchema = Type.Object({
+  name: Type.String({ description: 'The source\'s name for `--source NAME=PATH`' }),
+  title: Type.String(),
+  repository: Type.String({ description: 'Public address of its git repository' }),
+  ref: Type.String(),
+  commit: Type.String({ description: 'The commit the build read, or that the pin names when a local copy was read' }),
+  licence: Type.String({ description: 'SPDX identifier of the repository\'s licence' }),
+  obtained: Type.Union([Type.Literal('git clone'), Type.Literal('local copy')]),
+  read: Type.Array(Type.Object({ path: Type.String(), kind: Type.Union([Type.Literal('blob'), Type.Literal('tree')]), hash: Type.String() }))
+})
+export type ManifestSource = Type.Static<typeof ManifestSourceSchema>
+
+export const ManifestLeftOutSchema = Type.Object({
+  source: Type.String({ description: 'Where the source holds the record' }),
+  index: Type.Integer({ description: 'Its position in the source\'s numbering' }),
+  language: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.String(),
+  about: Type.String({ description: 'What the reason means' }),
+  detail: Type.String()
+})
+
+export const ManifestExamSchema = Type.Object({
+  exam: Type.String({ description: 'Its folder: `2023`, `2012-ppl`' }),
+  year: Type.Integer(),
+  application: ApplicationSchema,
+  source: Type.String(),
+  /** Question records the source holds for it. */
+  sourceRecords: Type.Integer({ minimum: 0 }),
+  written: Type.Integer({ minimum: 0 }),
+  leftOut: Type.Array(ManifestLeftOutSchema)
+})
+export type ManifestExam = Type.Static<typeof ManifestExamSchema>
+
+export const ManifestSchema = Type.Object({
+  manifest: Type.Literal(1),
+  sources: Type.Array(ManifestSourceSchema),
+  official: Type.String({ description: 'Where the official tables and the INEP item data the conversions read come from' }),
+  exams: Type.Array(ManifestExamSchema),
+  totals: Type.Object({ exams: Type.Integer(), written: Type.Integer(), leftOut: Type.Integer() })
+})
+export type Manifest = Type.Static<typeof ManifestSchema>
+
+const checkManifest = Compile(ManifestSchema)
+
+/**
+ * The manifest of a dataset folder: null when it has none (a folder not built by
+ * `npm run dataset`); throws one line naming the file when it is unreadable or malformed.
+ */
+export function readManifest (dataDir: string): Manifest | null {
+  const file = path.join(dataDir, MANIFEST_FILE)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw new Error(`${file}: ${(error as Error).message}`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`)
+  }
+  if (!checkManifest.Check(value)) {
+    const [first] = checkManifest.Errors(value)
+    throw new Error(`${file}: ${first === undefined ? 'not a manifest' : `${first.instancePath || '(root)'} ${first.message}`}`)
+  }
+  return value
+}
+
+/** The manifest's sources, one line each: `the predecessor's dataset (GPL-2.0): https://…, commit fbe74ce`. */
+export function describeSources (manifest: Manifest): string[] {
+  return manifest.sources.map((source) => `${source.name}: ${source.title} (${source.licence}), ${source.repository} at ${source.commit.slice(0, 12)}, ${source.obtained}, ${source.read.map((entry) => `${entry.path} ${entry.kind} ${entry.hash.slice(0, 12)}`).join('; ')}`)
+}
+
+/** A source to credit wherever the data is shown: what it is, where it is, on what terms. */
+export interface DataCredit {
+  readonly title: string
+  readonly repository: string
+  readonly licence: string
+}
+
+/**
+ * The sources to credit for the exams `served` (exam keys) of a folder with this manifest: each
+ * source that wrote one of them, in the manifest's order.
+ */
+export function creditsOf (manifest: Manifest, served: ReadonlySet<string>): DataCredit[] {
+  const used = new Set(manifest.exams.filter((exam) => exam.written > 0 && served.has(exam.exam)).map((exam) => exam.source))
+  return manifest.sources.filter((source) => used.has(source.name)).map(({ title, repository, licence }) => ({ title, repository, licence }))
+}

@@ -1,0 +1,239 @@
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { compareNewestFirst, DEFAULT_APPLICATION, parseExamKey, type Application } from '../exam-key.ts'
+import { compareRows } from '../official/corrections.ts'
+import { readItensProva } from '../official/itens-prova.ts'
+import { formatTable } from './inep-official.ts'
+import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile } from '../official/official-table.ts'
+import type { DatasetExamSummary } from '../record-schemas.ts'
+import { MANIFEST_FILE, type Manifest, type ManifestExam, type ManifestSource } from '../dataset/dataset-manifest.ts'
+import { examFolder, examSummary, LEFT_OUT_REASONS, type ConvertedExam } from './converted-exam.ts'
+import { convertExam as convertPplExam } from './enem-dev-ppl.ts'
+import { cloneSource, type CloneOrigin } from './fetch-source.ts'
+import { gitHash } from './git-hashes.ts'
+import { convertExam as convertMaritacaExam } from './maritaca-2024.ts'
+import { PPL_YEARS, pplFolder, SOURCE_NAMES, SOURCE_PINS, type SourceName, type SourcePin } from './source-pins.ts'
+import { correctionRows, writeConvertedExam } from './write-conversion.ts'
+
+/*
+ * `npm run dataset` (src/cli/dataset.ts): every exam we can serve, built from the public sources
+ * (src/data/sources/source-pins.ts) into one dataset folder. Each source is cloned at its commit
+ * or taken from a local copy, and every path read is checked against its git hash before anything
+ * is written; 2024 and the second applications are converted as `npm run import-source` converts
+ * them (checked against INEP's item data in data/inep/); the predecessor's exams are copied as
+ * they are, with the repository's official tables (data/official/); everything is written to a
+ * temporary folder beside the output, renamed to it at the end, with `manifest.json`. Nothing in
+ * the output depends on when or where it was built, so a folder built twice is byte-identical.
+ */
+
+/** INEP's item data the conversions read, committed (data/inep/SOURCE.md). */
+export const INEP_DATA_DIR = path.join(projectRoot(), 'data', 'inep')
+
+export interface BuildOptions {
+  readonly outDir: string
+  /** Local copies by source name; the others are cloned. */
+  readonly localCopies: Partial<Record<SourceName, string>>
+  /** Where clones are kept between builds. */
+  readonly cacheDir: string
+  /** Another address and commit to clone a source from (a mirror); its hashes are checked all the same. */
+  readonly origins?: Partial<Record<SourceName, CloneOrigin>>
+  /** INEP's item data (default data/inep/). */
+  readonly inepDir?: string
+  /** Called with each step, for the terminal. */
+  readonly progress?: (line: string) => void
+}
+
+/** A build stopped before writing: a source refused, a clone or a conversion failed. One line. */
+export class BuildRefused extends Error {}
+
+interface ReadySource {
+  readonly pin: SourcePin
+  /** The folder laid out as a local copy. */
+  readonly root: string
+  readonly manifest: ManifestSource
+}
+
+/** Builds the dataset folder `outDir` (absent or empty); returns its manifest. Throws BuildRefused, having written nothing. */
+export async function buildDataset (options: BuildOptions): Promise<Manifest> {
+  const progress = options.progress ?? (() => {})
+  const outDir = path.resolve(options.outDir)
+  if (existsSync(outDir) && readdirSync(outDir).length > 0) throw new BuildRefused(`${outDir} is not empty: build into a new folder`)
+  const inepDir = options.inepDir ?? INEP_DATA_DIR
+
+  const sources = new Map<SourceName, ReadySource>()
+  for (const name of SOURCE_NAMES) {
+    const pin = SOURCE_PINS[name]
+    const local = options.localCopies[name]
+    let root: string
+    let commit: string
+    if (local !== undefined) {
+      progress(`${name}: local copy ${local}`)
+      root = path.resolve(local)
+      commit = pin.commit
+    } else {
+      const origin = options.origins?.[name] ?? { url: pin.repository, commit: pin.commit, ref: pin.ref }
+      progress(`${name}: cloning ${origin.url} at ${origin.commit.slice(0, 12)} into ${options.cacheDir}`)
+      try {
+        ({ root, commit } = await cloneSource(options.cacheDir, pin, origin))
+      } catch (error) {
+        throw new BuildRefused((error as Error).message)
+      }
+    }
+    verify(pin, root)
+    progress(`${name}: ${pin.read.length} path${pin.read.length === 1 ? '' : 's'} match their git hashes`)
+    sources.set(name, {
+      pin,
+      root: realpathSync(root),
+      manifest: {
+        name,
+        title: pin.title,
+        repository: pin.repository,
+        ref: pin.ref,
+        commit,
+        licence: pin.licence,
+        obtained: local === undefined ? 'git clone' : 'local copy',
+        read: pin.read.map(({ path, kind, hash }) => ({ path, kind, hash }))
+      }
+    })
+  }
+
+  const converted: Array<{ source: SourceName, exam: ConvertedExam }> = []
+  for (const year of PPL_YEARS) {
+    const exam = convertOrRefuse(() => convertPplExam(sources.get('ppl')!.root, pplFolder(year), readItensProva(inepDir, year)), `ppl: ${pplFolder(year)}`)
+    progress(`ppl: ${examFolder(exam.id)} converted, ${exam.records.length} of ${exam.sourceRecords} records (${exam.leftOut.length} left out)`)
+    converted.push({ source: 'ppl', exam })
+  }
+  {
+    const exam = convertOrRefuse(() => convertMaritacaExam(sources.get('2024')!.root, '2024.jsonl', readItensProva(inepDir, 2024), inepDir), '2024: 2024.jsonl')
+    progress(`2024: ${examFolder(exam.id)} converted, ${exam.records.length} of ${exam.sourceRecords} records (${exam.leftOut.length} left out)`)
+    converted.push({ source: '2024', exam })
+  }
+
+  const partial = path.join(path.dirname(outDir), `.${path.basename(outDir)}.partial-${process.pid}`)
+  rmSync(partial, { recursive: true, force: true })
+  try {
+    const manifest = writeDataset(partial, sources, converted, progress)
+    if (existsSync(outDir)) rmdirSync(outDir)
+    renameSync(partial, outDir)
+    progress(`wrote ${outDir}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records (${manifest.totals.leftOut} left out)`)
+    return manifest
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** Refuses, in one line, the first path of `pin` that is not what its hash says. */
+function verify (pin: SourcePin, root: string): void {
+  for (const entry of pin.read) {
+    const target = path.join(root, entry.local)
+    let found: string
+    try {
+      found = gitHash(target, entry.kind)
+    } catch (error) {
+      throw new BuildRefused(`${pin.name}: ${target} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the pin is ${entry.kind} ${entry.hash} (${pin.repository} ${entry.path})`)
+    }
+    if (found !== entry.hash) {
+      throw new BuildRefused(`${pin.name}: ${target} has git ${entry.kind} hash ${found}, the pin is ${entry.hash} (${pin.repository} ${entry.path} at ${pin.commit.slice(0, 12)})`)
+    }
+  }
+}
+
+function convertOrRefuse (convert: () => ConvertedExam, what: string): ConvertedExam {
+  try {
+    return convert()
+  } catch (error) {
+    throw new BuildRefused(`${what}: ${(error as Error).message}`)
+  }
+}
+
+interface DatasetExam { readonly key: string, readonly year: number, readonly application: Application, readonly summary: DatasetExamSummary }
+
+function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySource>, converted: ReadonlyArray<{ source: SourceName, exam: ConvertedExam }>, progress: (line: string) => void): Manifest {
+  const dataset = sources.get('dataset')!
+  // The predecessor's folder as it is: its exams, its top-level files (the placeholder image).
+  mkdirSync(outDir)
+  for (const name of readdirSync(dataset.root)) {
+    if (name !== 'exams.json') cpSync(path.join(dataset.root, name), path.join(outDir, name), { recursive: true })
+  }
+  const listed = JSON.parse(readFileSync(path.join(dataset.root, 'exams.json'), 'utf8')) as DatasetExamSummary[]
+  const datasetExams: DatasetExam[] = listed.map((summary) => ({ key: examFolder({ year: summary.year, application: summary.application ?? DEFAULT_APPLICATION }), year: summary.year, application: summary.application ?? DEFAULT_APPLICATION, summary }))
+  progress(`dataset: copied ${datasetExams.length} exams`)
+
+  for (const { exam } of converted) writeConvertedExam(outDir, exam)
+  const entries = [
+    ...datasetExams.map((exam) => ({ year: exam.year, application: exam.application, summary: exam.summary })),
+    ...converted.map(({ exam }) => ({ year: exam.id.year, application: exam.id.application, summary: examSummary(exam) }))
+  ].sort(compareNewestFirst)
+  writeFileSync(path.join(outDir, 'exams.json'), `${JSON.stringify(entries.map((entry) => entry.summary), null, 2)}\n`)
+
+  // The repository's official tables of the predecessor's exams (what the server applies to that
+  // folder served alone), and their correction rows, beside the converted exams' own.
+  const official = path.join(outDir, DATASET_OFFICIAL_FOLDER)
+  mkdirSync(official, { recursive: true })
+  const regularYears = new Set(datasetExams.filter((exam) => exam.application === DEFAULT_APPLICATION).map((exam) => exam.year))
+  for (const name of readdirSync(OFFICIAL_DATA_DIR).sort()) {
+    const key = parseExamKey(name.replace(/\.json$/, ''))
+    if (key !== null && key.application === DEFAULT_APPLICATION && regularYears.has(key.year)) cpSync(path.join(OFFICIAL_DATA_DIR, name), path.join(official, name))
+  }
+  const repositoryRows = (JSON.parse(readFileSync(path.join(OFFICIAL_DATA_DIR, 'corrections.json'), 'utf8')) as CorrectionsFile).rows
+    .filter((row) => (row.application ?? DEFAULT_APPLICATION) === DEFAULT_APPLICATION && regularYears.has(row.year))
+  const corrections: CorrectionsFile = {
+    dataset: SOURCE_NAMES.join(' + '),
+    rows: [...repositoryRows, ...correctionRows(converted.map(({ exam }) => exam))].sort(compareRows)
+  }
+  writeFileSync(path.join(official, 'corrections.json'), formatTable(corrections))
+
+  const exams: ManifestExam[] = [
+    ...datasetExams.map((exam): ManifestExam => {
+      const records = countRecords(path.join(outDir, exam.key))
+      return { exam: exam.key, year: exam.year, application: exam.application, source: 'dataset', sourceRecords: records, written: records, leftOut: [] }
+    }),
+    ...converted.map(({ source, exam }): ManifestExam => ({
+      exam: examFolder(exam.id),
+      year: exam.id.year,
+      application: exam.id.application,
+      source,
+      sourceRecords: exam.sourceRecords,
+      written: exam.records.length,
+      leftOut: exam.leftOut.map((left) => ({ source: left.source, index: left.index, language: left.language, reason: left.reason, about: LEFT_OUT_REASONS[left.reason], detail: left.detail }))
+    }))
+  ].sort(compareNewestFirst)
+  const manifest: Manifest = {
+    manifest: 1,
+    sources: SOURCE_NAMES.map((name) => sources.get(name)!.manifest),
+    official: 'The official tables of 2009–2023 are this repository\'s data/official/; 2024 and the second applications are converted and checked against INEP\'s item data in its data/inep/ (data/inep/SOURCE.md).',
+    exams,
+    totals: {
+      exams: exams.length,
+      written: exams.reduce((sum, exam) => sum + exam.written, 0),
+      leftOut: exams.reduce((sum, exam) => sum + exam.leftOut.length, 0)
+    }
+  }
+  writeFileSync(path.join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+  readableByAll(outDir)
+  return manifest
+}
+
+/**
+ * Every file 0644 and every folder 0755, whatever modes the sources had (a local copy may be
+ * read-only): the replicas read the folder as another user (the container's `node`), and a
+ * folder built twice is the same down to its modes.
+ */
+function readableByAll (dir: string): void {
+  chmodSync(dir, 0o755)
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) readableByAll(full)
+    else chmodSync(full, 0o644)
+  }
+}
+
+/** Question folders of an exam folder that hold a record. */
+function countRecords (examDir: string): number {
+  try {
+    return readdirSync(path.join(examDir, 'questions')).filter((name) => existsSync(path.join(examDir, 'questions', name, 'details.json'))).length
+  } catch {
+    return 0
+  }
+}

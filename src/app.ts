@@ -25,6 +25,7 @@ import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
 import { ScoreAnswers } from './http/answers/score-answers.ts'
+import { SkillAnswers } from './http/answers/skill-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -101,7 +102,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog), skills: new SkillAnswers(catalog) }
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog, Exam } from '../../data/catalog.ts'
+import type { Question } from '../../data/record-schemas.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
-import { deflatePart, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
@@ -15,6 +16,7 @@ export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 export const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
+const NEWLINE_PART = storedPart(NEWLINE)
 
 /** Which exams an export holds: those of the years and applications asked for (all when not asked). */
 export interface ExportSelection {
@@ -22,6 +24,11 @@ export interface ExportSelection {
   readonly years?: readonly number[] | undefined
   /** The applications asked for, or undefined when `application` was not given. */
   readonly applications?: ReadonlySet<Application> | undefined
+  /**
+   * Which records of those exams to hold (the record filters, `skill` and `difficulty`), and the
+   * normalized form of those filters (their key); undefined for every record.
+   */
+  readonly records?: { readonly key: string, readonly matches: (question: Question) => boolean } | undefined
 }
 
 /**
@@ -80,6 +87,7 @@ export class PreparedExport {
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
     const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
+    if (selection.records !== undefined) return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
     const gzipParts = () => exams.map((exam) => this.#partOf(exam))
     if (single) {
       const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
@@ -103,6 +111,27 @@ export class PreparedExport {
       headers
     })
     this.#multi.set(key, body)
+    return body
+  }
+
+  /**
+   * The lines of the records of `exams` that `records` holds: made for one request (its gzip from
+   * the records' deflated parts), then kept among the several-exam exports.
+   */
+  #someRecords (exams: readonly Exam[], records: NonNullable<ExportSelection['records']>, key: string, headers: Record<string, string>): PreparedBody {
+    const kept = this.#multi.get(key)
+    if (kept !== undefined) return kept
+    const bodies = exams.flatMap((exam) => exam.questions.filter(records.matches)).map((question) => this.#prepared.question(question))
+    const body = new PreparedBody(bodies.flatMap((line) => [line.raw, NEWLINE]), {
+      contentType: EXPORT_CONTENT_TYPE,
+      etag: strongEtagOf(`${key}|${bodies.map((line) => line.etag).join('')}`),
+      effort: 'once',
+      gzipParts: () => bodies.flatMap((line) => [line.deflatedPart, NEWLINE_PART]),
+      brotli: false,
+      headers
+    })
+    // An empty body has size 0, which the size-bounded cache refuses; it costs nothing to make again.
+    if (body.byteLength > 0) this.#multi.set(key, body)
     return body
   }
 

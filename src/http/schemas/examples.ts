@@ -79,6 +79,7 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
     annulled: false,
     excludedFromScoring: false,
     irt: { a: 4.35472, b: 1.09202, c: 0.14701 },
+    difficulty: 624.7,
     booklet: { code: 597, colour: 'azul' },
     sources: ['itens-prova/ITENS_PROVA_2020.csv', 'items/enem-2020.json']
   }

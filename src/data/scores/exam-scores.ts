@@ -106,12 +106,13 @@ function areaForms (year: number, view: readonly Question[]): AreaForm[] {
 /** What the served record says of its item: the served key, unless INEP annulled it. */
 function factsOf (record: Question): ItemFacts {
   const inep = record.inep
-  if (inep === null) return { item: null, key: record.correctAlternative, excluded: false, irt: null }
+  if (inep === null) return { item: null, key: record.correctAlternative, excluded: false, irt: null, skill: null }
   return {
     item: inep.item,
     key: inep.annulled ? 'X' : record.correctAlternative,
     excluded: inep.excludedFromScoring === true,
-    irt: inep.irt
+    irt: inep.irt,
+    skill: inep.skill
   }
 }
 

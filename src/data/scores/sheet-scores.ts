@@ -100,7 +100,7 @@ export class SheetScorer {
 }
 
 function factsOf (item: ScoringItem): ItemFacts {
-  return { item: item.item, key: item.key, excluded: item.abandoned, irt: item.irt }
+  return { item: item.item, key: item.key, excluded: item.abandoned, irt: item.irt, skill: item.skill }
 }
 
 export function isSheetProblem (value: SheetScore | SheetProblem): value is SheetProblem {

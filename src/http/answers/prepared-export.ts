@@ -84,10 +84,12 @@ export class PreparedExport {
     // of one year, or none (an empty body, which the size-bounded cache would refuse: its size is 0).
     const single = whole || exams.length <= 1 || (exams.every((exam) => exam.summary.year === exams[0]!.summary.year) &&
       exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)
+    if (selection.records !== undefined) {
+      return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, { 'content-disposition': `attachment; filename="${fileName}"` })
+    }
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
     const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
-    if (selection.records !== undefined) return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
     const gzipParts = () => exams.map((exam) => this.#partOf(exam))
     if (single) {
       const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))

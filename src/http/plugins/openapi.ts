@@ -7,6 +7,7 @@ import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
 import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
 import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
+import { withPractice } from '../answers/score-answers.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
 
@@ -184,7 +185,7 @@ function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApi
     const json = response.content?.['application/json']
     if (code >= 200 && code < 300) {
       response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
-      if (json !== undefined) json.examples = scoreAnswerExamples()
+      if (json !== undefined) json.examples = scoreAnswerExamples(withPractice)
       continue
     }
     if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)

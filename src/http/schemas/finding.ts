@@ -46,7 +46,7 @@ export const SCORE_PATTERN = '^(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?$'
 
 /** GET /v1/questions/practice: `discipline` and `score` required; the filters of /random but `q` (information ranks, not relevance), `hasImages` and `annulled` (never drawn). */
 export const PracticeQuerySchema = Type.Object({
-  discipline: slugParameter('The area to practise, by its discipline slug (`linguagens`, `ciencias-humanas`, `ciencias-natureza`, `matematica`). Required', 'the discipline of an INEP area', ['matematica']),
+  discipline: slugParameter('The area to practise, by its discipline slug (`linguagens`, `ciencias-humanas`, `ciencias-natureza`, `matematica`). Required', 'the discipline of an INEP area', ['linguagens', 'matematica']),
   score: stringParameter({
     pattern: SCORE_PATTERN,
     maxLength: 7,
@@ -55,7 +55,7 @@ export const PracticeQuerySchema = Type.Object({
     description: `The candidate's score in that area, on INEP's scale (${SCORE_MIN}–${SCORE_MAX}), as POST /v1/scores gives it: θ = (score − d)/k. Required`,
     examples: ['620', '612.3']
   }),
-  count: Type.Optional(integerParameter(`How many questions, 1 to ${PRACTICE_COUNT_MAX}; default ${PRACTICE_COUNT_DEFAULT} (fewer when fewer are eligible)`, `1 to ${PRACTICE_COUNT_MAX}`, ['10'])),
+  count: Type.Optional(integerParameter(`How many questions, 1 to ${PRACTICE_COUNT_MAX}; default ${PRACTICE_COUNT_DEFAULT} (fewer when fewer are eligible)`, `1 to ${PRACTICE_COUNT_MAX}`, ['3', '10'])),
   year: filters.year,
   application: filters.application,
   language: filters.language,

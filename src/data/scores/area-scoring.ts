@@ -1,5 +1,5 @@
 import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
-import { skillCode } from '../skills/skill-code.ts'
+import { compareSkillCodes } from '../skills/skill-code.ts'
 import { estimateAbility, itemCurve, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
 
 /*
@@ -34,8 +34,8 @@ export interface ItemFacts {
   /** INEP left the item out of the score (`IN_ITEM_ABAN` = 1). */
   readonly excluded: boolean
   readonly irt: ItemParameters | null
-  /** The skill number in the area's Matriz (`CO_HABILIDADE`, a record's `inep.skill`); null when none is given. */
-  readonly skill: number | null
+  /** The item's skill code in INEP's Matriz (`MT-H21`: its area and `CO_HABILIDADE`, a record's `inep.area` and `inep.skill`); null when none is given. */
+  readonly skill: string | null
 }
 
 /** The key and curve of an item that counts, or why it does not. */
@@ -53,8 +53,8 @@ export interface AreaForm {
   readonly indexes: readonly number[]
   readonly keys: readonly Letter[]
   readonly curves: readonly ItemCurve[]
-  /** Each counted item's skill number, or null. */
-  readonly skills: ReadonlyArray<number | null>
+  /** Each counted item's skill code, or null. */
+  readonly skills: ReadonlyArray<string | null>
   /** Positions that do not count, by index. */
   readonly leftOut: readonly LeftOut[]
   /** Every index of the area that a candidate could have answered (counted or not, the other language's excepted). */
@@ -66,7 +66,7 @@ export function areaForm (area: Area, positions: ReadonlyArray<{ index: number, 
   const indexes: number[] = []
   const keys: Letter[] = []
   const curves: ItemCurve[] = []
-  const skills: Array<number | null> = []
+  const skills: Array<string | null> = []
   const leftOut: LeftOut[] = []
   const answerable: number[] = []
   for (const position of positions) {
@@ -101,7 +101,7 @@ export interface AreaScore {
   /** Items counted. */
   readonly scored: number
   readonly leftOut: readonly LeftOut[]
-  /** Per skill of the counted items (by number; items without a skill are in no entry): how many counted, how many right. */
+  /** Per skill of the counted items (by area, then number; items without a skill are in no entry): how many counted, how many right. */
   readonly skills: readonly SkillOutcome[]
 }
 
@@ -138,9 +138,9 @@ export function scoreArea (form: AreaForm, answerAt: (index: number) => string |
   }
 }
 
-/** The counted items of each skill of a form, and how many of them were right, by skill number. */
+/** The counted items of each skill of a form, and how many of them were right, by area and skill number. */
 function skillOutcomes (form: AreaForm, right: readonly boolean[]): SkillOutcome[] {
-  const bySkill = new Map<number, { scored: number, correct: number }>()
+  const bySkill = new Map<string, { scored: number, correct: number }>()
   form.skills.forEach((skill, at) => {
     if (skill === null) return
     const outcome = bySkill.get(skill) ?? { scored: 0, correct: 0 }
@@ -148,7 +148,7 @@ function skillOutcomes (form: AreaForm, right: readonly boolean[]): SkillOutcome
     if (right[at] === true) outcome.correct++
     bySkill.set(skill, outcome)
   })
-  return [...bySkill].sort(([a], [b]) => a - b).map(([skill, { scored, correct }]) => ({ code: skillCode(form.area, skill), scored, correct }))
+  return [...bySkill].sort(([a], [b]) => compareSkillCodes(a, b)).map(([code, { scored, correct }]) => ({ code, scored, correct }))
 }
 
 function round4 (value: number): number {

@@ -2,6 +2,7 @@ import { DEFAULT_APPLICATION } from '../exam-key.ts'
 import type { Catalog, Exam } from '../catalog.ts'
 import { AREA_BLOCK, areaOfIndex, areaOrder, examIndexOf } from '../official/exam-layout.ts'
 import type { Area, Question } from '../record-schemas.ts'
+import { recordSkill } from '../skills/skill-code.ts'
 import { areaForm, scoreArea, type AreaForm, type AreaScore, type ItemFacts, type LeftOut } from './area-scoring.ts'
 
 /*
@@ -112,7 +113,7 @@ function factsOf (record: Question): ItemFacts {
     key: inep.annulled ? 'X' : record.correctAlternative,
     excluded: inep.excludedFromScoring === true,
     irt: inep.irt,
-    skill: inep.skill
+    skill: recordSkill(record)
   }
 }
 

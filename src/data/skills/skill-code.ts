@@ -1,4 +1,4 @@
-import type { Area, Question } from '../record-schemas.ts'
+import { AREAS, type Area, type Question } from '../record-schemas.ts'
 
 /*
  * A skill of INEP's Matriz is known by its area and its number within the area (a record's
@@ -20,4 +20,14 @@ export function skillCode (area: Area, number: number): string {
 export function recordSkill (question: Question): string | null {
   const inep = question.inep
   return inep === null || inep.skill === null ? null : skillCode(inep.area, inep.skill)
+}
+
+/**
+ * Orders skill codes as the Matriz does: by area (LC, CH, CN, MT), then by number.
+ * @example ['MT-H2', 'CN-H10', 'MT-H10'].sort(compareSkillCodes) // ['CN-H10', 'MT-H2', 'MT-H10']
+ */
+export function compareSkillCodes (a: string, b: string): number {
+  const [areaA, numberA] = a.split('-H') as [Area, string]
+  const [areaB, numberB] = b.split('-H') as [Area, string]
+  return AREAS.indexOf(areaA) - AREAS.indexOf(areaB) || Number(numberA) - Number(numberB)
 }

@@ -1,5 +1,6 @@
 import type { QuestionFinder } from '../finding/question-finder.ts'
-import type { QuestionFilters } from '../finding/question-filters.ts'
+import { LRUCache } from 'lru-cache'
+import { filtersKey, type QuestionFilters } from '../finding/question-filters.ts'
 import { drawDistinct } from '../finding/random-draw.ts'
 import { DISCIPLINE_OF_AREA, type Area, type Question } from '../record-schemas.ts'
 import { fisherInformation, thetaOfScore } from './inep-3pl.ts'
@@ -43,29 +44,99 @@ export interface RankedQuestion {
 }
 
 /**
+ * The eligible records of a list (isPracticeEligible), in its order, with their parameters in typed
+ * arrays: what ranking at any θ reads, made once per list.
+ */
+export interface PracticeCandidates {
+  readonly records: readonly Question[]
+  readonly a: Float64Array
+  readonly b: Float64Array
+  readonly c: Float64Array
+  /** INEP's item code of each, or −1 − its position for a record without one (an item of its own). */
+  readonly items: Float64Array
+}
+
+/** The candidates of a list of records: its eligible ones, in its order. */
+export function practiceCandidates (records: readonly Question[]): PracticeCandidates {
+  const eligible = records.filter(isPracticeEligible)
+  const irt = (record: Question) => record.inep!.irt!
+  return {
+    records: eligible,
+    a: Float64Array.from(eligible, (record) => irt(record).a),
+    b: Float64Array.from(eligible, (record) => irt(record).b),
+    c: Float64Array.from(eligible, (record) => irt(record).c),
+    items: Float64Array.from(eligible, (record, at) => record.inep!.item ?? -1 - at)
+  }
+}
+
+/**
+ * The `size` most informative candidates at θ, most informative first (ties in the candidates'
+ * order), one record per INEP item (the first of an item in that order).
+ */
+export function rankCandidates (candidates: PracticeCandidates, theta: number, size: number): RankedQuestion[] {
+  const count = candidates.records.length
+  const { a, b, c } = candidates
+  const information = new Float64Array(count)
+  for (let at = 0; at < count; at++) information[at] = fisherInformation({ a: a[at]!, b: b[at]!, c: c[at]! }, theta)
+  // Only the best few need ordering: a selection finds the threshold of the best `take` without
+  // sorting them all; those are ordered, and `take` doubles while records of items already taken
+  // leave the pool short.
+  for (let take = size; ; take *= 2) {
+    const threshold = take >= count ? Number.NEGATIVE_INFINITY : largest(information, take)
+    const best: number[] = []
+    for (let at = 0; at < count; at++) if (information[at]! >= threshold) best.push(at)
+    best.sort((x, y) => information[y]! - information[x]! || x - y)
+    const items = new Set<number>()
+    const pool: RankedQuestion[] = []
+    for (const at of best) {
+      if (pool.length === size) break
+      const item = candidates.items[at]!
+      if (items.has(item)) continue
+      items.add(item)
+      pool.push({ question: candidates.records[at]!, information: information[at]! })
+    }
+    if (pool.length === size || take >= count) return pool
+  }
+}
+
+/**
+ * The `rank`-th largest of `values` (1 for the largest), by Hoare's selection on a copy: linear on
+ * average, where a sort of every value costs n·log n.
+ * @example largest(Float64Array.of(3, 1, 2), 2) === 2
+ */
+export function largest (values: Float64Array, rank: number): number {
+  const copy = values.slice()
+  const target = copy.length - rank
+  let low = 0
+  let high = copy.length - 1
+  while (low < high) {
+    const pivot = copy[(low + high) >>> 1]!
+    let i = low
+    let j = high
+    while (i <= j) {
+      while (copy[i]! < pivot) i++
+      while (copy[j]! > pivot) j--
+      if (i <= j) {
+        const swap = copy[i]!
+        copy[i++] = copy[j]!
+        copy[j--] = swap
+      }
+    }
+    if (target <= j) high = j
+    else if (target >= i) low = i
+    else break
+  }
+  return copy[target]!
+}
+
+/**
  * The `size` most informative of `records` at θ, most informative first (ties in the order given),
  * one record per INEP item (the first of an item in that order; records without an item code count
  * as items of their own). Records that are not eligible (isPracticeEligible) are passed over.
  * @example mostInformative(records, 0.8, 50).length <= 50
  */
 export function mostInformative (records: readonly Question[], theta: number, size: number): RankedQuestion[] {
-  const ranked: Array<RankedQuestion & { readonly order: number }> = []
-  records.forEach((question, order) => {
-    if (isPracticeEligible(question)) ranked.push({ question, information: fisherInformation(question.inep!.irt!, theta), order })
-  })
-  ranked.sort((a, b) => b.information - a.information || a.order - b.order)
-  const items = new Set<number>()
-  const pool: RankedQuestion[] = []
-  for (const entry of ranked) {
-    if (pool.length === size) break
-    const item = entry.question.inep!.item
-    if (item !== null) {
-      if (items.has(item)) continue
-      items.add(item)
-    }
-    pool.push({ question: entry.question, information: entry.information })
-  }
-  return pool
+  return rankCandidates(practiceCandidates(records), theta, size)
 }
 
 /** What a practice draw was asked for. */
@@ -85,14 +156,15 @@ export interface PracticeDraw {
 }
 
 /**
- * `count` of `records` drawn with `seed` from the candidatePoolSize(count) most informative at the
+ * `count` of `records` (or of candidates already made of them) drawn with `seed` from the candidatePoolSize(count) most informative at the
  * θ of `score` in `area`, easiest first (ties in the pool's order). Fewer when fewer are eligible.
  * Pure: the same arguments give the same draw.
  * @example drawPractice(finder.find({ discipline: 'matematica' }), 'MT', 620, 10, 42).questions.length === 10
  */
-export function drawPractice (records: readonly Question[], area: Area, score: number, count: number, seed: number): PracticeDraw {
+export function drawPractice (records: readonly Question[] | PracticeCandidates, area: Area, score: number, count: number, seed: number): PracticeDraw {
   const theta = thetaOfScore(area, score)
-  const pool = mostInformative(records, theta, candidatePoolSize(count))
+  const candidates = 'items' in records ? records : practiceCandidates(records)
+  const pool = rankCandidates(candidates, theta, candidatePoolSize(count))
   const rankOf = new Map(pool.map((entry, rank) => [entry.question, rank]))
   const drawn = drawDistinct(pool.map((entry) => entry.question), count, seed)
   drawn.sort((a, b) => a.inep!.difficulty! - b.inep!.difficulty! || rankOf.get(a)! - rankOf.get(b)!)
@@ -123,13 +195,27 @@ export interface PracticeDrawRequest {
  */
 export class PracticeDrawer {
   readonly #finder: QuestionFinder
+  /**
+   * Candidates by normalized filters: the selection and the typed arrays are made once per filter
+   * set (the four areas unfiltered, and what filters are asked), not per draw.
+   */
+  readonly #candidates = new LRUCache<string, PracticeCandidates>({ max: CANDIDATE_LISTS_KEPT })
 
   constructor (finder: QuestionFinder) {
     this.#finder = finder
   }
 
   draw ({ area, score, count, seed, filters = {} }: PracticeDrawRequest): PracticeDraw {
-    const records = this.#finder.find({ ...filters, discipline: DISCIPLINE_OF_AREA[area] })
-    return drawPractice(records, area, score, count, seed)
+    const selection: QuestionFilters = { ...filters, discipline: DISCIPLINE_OF_AREA[area] }
+    const key = filtersKey(selection)
+    let candidates = this.#candidates.get(key)
+    if (candidates === undefined) {
+      candidates = practiceCandidates(this.#finder.find(selection))
+      this.#candidates.set(key, candidates)
+    }
+    return drawPractice(candidates, area, score, count, seed)
   }
 }
+
+/** Candidate lists kept (each a few hundred references and four typed arrays of as many numbers). */
+const CANDIDATE_LISTS_KEPT = 256

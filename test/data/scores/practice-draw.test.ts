@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fisherInformation, itemDifficulty, thetaOfScore } from '../../../src/data/scores/inep-3pl.ts'
-import { candidatePoolSize, drawPractice, mostInformative } from '../../../src/data/scores/practice-draw.ts'
+import { candidatePoolSize, drawPractice, largest, mostInformative } from '../../../src/data/scores/practice-draw.ts'
 import type { Question } from '../../../src/data/record-schemas.ts'
 
 /** P(right | θ) of a 3PL item, D = 1, written out here. */
@@ -71,4 +71,12 @@ test('a draw is pure and easiest first', () => {
   const difficulties = first.questions.map((question) => question.inep!.difficulty!)
   assert.deepEqual(difficulties, [...difficulties].sort((a, b) => a - b))
   assert.deepEqual(first.target, { discipline: 'matematica', score: 640, theta: Math.round((640 - 500.02) / 129.646 * 10_000) / 10_000 })
+})
+
+test('the selection that bounds the pool finds the k-th largest value, whatever the order and ties', () => {
+  for (let round = 0; round < 200; round++) {
+    const values = Float64Array.from({ length: 1 + (round % 40) }, (_, at) => Math.floor(Math.sin(round * 31 + at * 7) * 10))
+    const sorted = [...values].sort((a, b) => b - a)
+    for (let rank = 1; rank <= values.length; rank++) assert.equal(largest(values, rank), sorted[rank - 1], `${[...values]} rank ${rank}`)
+  }
 })

@@ -10,7 +10,8 @@ import { slugParameter, stringParameter } from './schemas/parameters.ts'
 
 /*
  * The filters of the endpoints that find questions across exams (/v1/questions,
- * /v1/questions/random; /v1/export/questions.jsonl takes `year`), one entry per query parameter:
+ * /v1/questions/random; /v1/export/questions.jsonl takes `year`, `application`, `skill` and
+ * `difficulty`, /v1/questions/practice `year`, `application`, `language` and `skill`), one entry per query parameter:
  * its schema (grammar, description, examples: the 400 and the document) and how a value that
  * follows it becomes QuestionFilters (the 422 where it names nothing the service holds). The
  * query schemas are built from this table (src/http/schemas/finding.ts), the answers read the

@@ -12,7 +12,7 @@ import { build, requestPaths, type SendRequest } from '../helper.ts'
  * fast path and the Fastify routes are two routers over one table. For each entry, from its
  * schemas alone:
  * - every `examples` value of every parameter (200);
- * - one value off each parameter's grammar (400);
+ * - one value off each parameter's grammar (400), and each required query parameter left out (400);
  * - one value in its grammar that names nothing (404 or 422, one of the entry's `errors`);
  * - every two query parameters together, each with its first example (200);
  * and each case sent through the front door (the server's listener: the fast path, then Fastify)
@@ -167,6 +167,16 @@ async function endpointCases (t: TestContext, endpoint: Endpoint): Promise<void>
         const url = withValue(parameter, example)
         expectStatus(await sameBothWays(url), [200], url)
       }
+    }
+  })
+
+  const required: readonly string[] = endpoint.querystring.required ?? []
+  await t.test('a required query parameter left out is 400, naming it', required.length === 0 ? { skip: 'no required query parameter' } : {}, async () => {
+    for (const name of required) {
+      const url = withValue(queryParameters.find((parameter) => parameter.name === name)!, undefined)
+      const response = await sameBothWays(url)
+      expectStatus(response, [400], url)
+      assert.match(response.json<{ error: { message: string } }>().error.message, new RegExp(`${name} is required`), url)
     }
   })
 

@@ -598,6 +598,9 @@ function findingScenarios (exportText: string, exams: Array<{ year: number }>): 
   const searchPaths = [...queries].map((query) => `/v1/questions?q=${encodeURIComponent(query)}`)
   const repeatedPaths = searchPaths.slice(0, REPEATED_SEARCH_COUNT)
   const seededPaths = Array.from({ length: SEED_COUNT }, (_, seed) => `/v1/questions/random?seed=${seed}`)
+  // Practice draws over the four areas and scores from 400 to 799, one seed each: what a score's `practice` address asks, with a seed.
+  const areas = ['linguagens', 'ciencias-humanas', 'ciencias-natureza', 'matematica']
+  const practicePaths = Array.from({ length: SEED_COUNT }, (_, seed) => `/v1/questions/practice?discipline=${areas[seed % areas.length]}&score=${400 + ((seed * 7) % 400)}&seed=${seed}`)
   const years = exams.map((exam) => exam.year).sort((a, b) => a - b)
   const filter = `year=${years[Math.floor(years.length / 2)]}-${years.at(-1)}&discipline=matematica&hasImages=false`
   // Names without commas, so BENCH_ONLY can name them.
@@ -607,6 +610,9 @@ function findingScenarios (exportText: string, exams: Array<{ year: number }>): 
     { name: `random seeded (${SEED_COUNT} seeds)`, url: seededPaths[0]!, paths: seededPaths, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
     { name: 'random unseeded', url: '/v1/questions/random', headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
     { name: 'filtered page', url: `/v1/questions?${filter}&limit=10&offset=10`, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.5 },
+    { name: 'skills', url: '/v1/skills', headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.8 },
+    { name: `practice seeded (${SEED_COUNT} draws)`, url: practicePaths[0]!, paths: practicePaths, headers: {}, expectStatus: 200, json: true, singleQuestionShareTarget: 0.3 },
+    { name: 'practice unseeded', url: '/v1/questions/practice?discipline=matematica&score=620', headers: {}, expectStatus: 200, json: true },
     { name: 'export gzip', url: '/v1/export/questions.jsonl', headers: { 'accept-encoding': 'gzip' }, expectStatus: 200, json: false }
   ]
 }

@@ -1,6 +1,7 @@
 import { Compile } from 'typebox/compile'
 import { loadDataset } from '../src/data/dataset/load-dataset.ts'
 import { ScoreAnswers } from '../src/http/answers/score-answers.ts'
+import { practiceAddress } from '../src/http/endpoints.ts'
 import { SCORES_BODY_LIMIT, ScoreRequestSchema, type ScoreRequest } from '../src/http/schemas/scores.ts'
 
 /*
@@ -28,7 +29,7 @@ const scores = new ScoreAnswers(catalog)
 const once = () => {
   const parsed: unknown = JSON.parse(body)
   if (!check.Check(parsed)) throw new Error('the body fails the schema')
-  return scores.score(parsed as ScoreRequest)
+  return scores.score(parsed as ScoreRequest, practiceAddress)
 }
 for (let i = 0; i < 2_000; i++) once()
 const rounds = 10_000

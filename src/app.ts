@@ -28,6 +28,7 @@ import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
 import { ScoreAnswers } from './http/answers/score-answers.ts'
+import { SkillAnswers } from './http/answers/skill-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -114,7 +115,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, credits = null, isReady, endpoints }: AppOptions) => {
   const prepared = new PreparedCatalog(catalog)
-  const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog), skills: new SkillAnswers(catalog) }
   // The search index is built in a worker thread from now on, while the rest of start-up runs; the
   // server listens (and /readyz answers 200) only once it is in place and the export's costly
   // compression is done off the loop (onReady below), so that no request ever waits for either and

@@ -47,9 +47,11 @@ const HTTP: Layer = {
 const DATA: Layer = {
   root: 'data',
   floors: [
-    ['exam-key.ts', 'record-schemas.ts'],
+    // The records' shape, and the 3PL's arithmetic (pure functions of an item's parameters).
+    ['exam-key.ts', 'record-schemas.ts', 'scores/inep-3pl.ts'],
     ['catalog.ts', 'official/'],
-    ['dataset/'],
+    // Reading a folder; INEP's Matriz and the skills of the records.
+    ['dataset/', 'skills/'],
     ['finding/', 'scores/'],
     // Import tooling: turns INEP's files and other datasets into the dataset's records and official tables.
     ['sources/']

@@ -117,6 +117,10 @@ export const InepSchema = Type.Object({
   annulled: Type.Boolean({ description: 'True when INEP annulled the question (key X); the record keeps its letter' }),
   excludedFromScoring: Type.Union([Type.Boolean(), Type.Null()], { description: "True when INEP left the item out of the score; null when no source states it (years without INEP's item data)" }),
   irt: Type.Union([IrtSchema, Type.Null()], { description: 'IRT parameters; null when INEP dropped the item or no source gives them' }),
+  difficulty: Type.Union([Type.Number(), Type.Null()], {
+    description: "The item's `b` on its area's score scale, round(k·b + d, 1) with the constants of the scores (a candidate of that score answers it right with a chance halfway between the item's guessing chance `c` and certainty); null without parameters",
+    examples: [624.7]
+  }),
   booklet: Type.Union([BookletSchema, Type.Null()], { description: "The booklet the item was found in (INEP's item data); null when the facts come from answer-key PDFs alone" }),
   sources: Type.Array(Type.String(), { description: 'The official files these facts come from (INEP answer-key PDFs, INEP item data)' })
 }, { title: 'Inep', description: "INEP's official facts about the question; the service's answer key and discipline follow them" })

@@ -6,9 +6,11 @@ import type { ExamAnswers } from './answers/exam-answers.ts'
 import type { PreparedBody } from './answers/prepared-body.ts'
 import type { QuestionFinderAnswers } from './answers/question-finder-answers.ts'
 import type { ScoreAnswers } from './answers/score-answers.ts'
+import type { SkillAnswers } from './answers/skill-answers.ts'
 import {
-  ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, RandomDrawSchema, RandomQuestionsQuerySchema
+  ExportQuerySchema, FindQuestionsQuerySchema, FoundQuestionPageSchema, PracticeDrawSchema, PracticeQuerySchema, RandomDrawSchema, RandomQuestionsQuerySchema
 } from './schemas/finding.ts'
+import { SkillCatalogSchema } from './schemas/skills.ts'
 import {
   ExamQuerySchema, QuestionListQuerySchema, QuestionParamsSchema, QuestionQuerySchema, YearParamsSchema
 } from './schemas/parameters.ts'
@@ -31,6 +33,7 @@ export interface EndpointAnswers {
   exams: ExamAnswers
   finding: QuestionFinderAnswers
   scores: ScoreAnswers
+  skills: SkillAnswers
 }
 
 /** Parameter values as they arrive: strings that already match their schema's grammar. */
@@ -174,10 +177,34 @@ export const ENDPOINTS: readonly Endpoint[] = [
     answer: ({ finding }, _params, query) => finding.random(query)
   }),
   endpoint({
+    path: '/questions/practice',
+    operationId: 'practiceQuestions',
+    summary: 'Draw questions at a candidate\'s level',
+    description: 'Questions that best measure a candidate of the given score in one area, as computerized adaptive tests choose items. θ = (score − d)/k for the area (the constants of `/scores`); among the records of the area with INEP\'s parameters that are neither annulled nor left out of the score, in each exam\'s language view, the Fisher information at θ under the three-parameter logistic model (D = 1) ranks them; `count` are drawn at random (with `seed`) from the max(5·count, 30) most informative, never two records of one INEP item, and returned easiest first (by `inep.difficulty`). The same seed, parameters and dataset give the same answer; without `seed` the answer is `Cache-Control: no-store`. Example: `/questions/practice?discipline=matematica&score=620&count=10&seed=42`.',
+    tags: ['Questions'],
+    params: NO_PARAMETERS,
+    querystring: PracticeQuerySchema,
+    response: PracticeDrawSchema,
+    errors: [400, 422, 429, 500],
+    answer: ({ finding }, _params, query) => finding.practice(query)
+  }),
+  endpoint({
+    path: '/skills',
+    operationId: 'listSkills',
+    summary: 'List the skills of INEP\'s Matriz',
+    description: 'INEP\'s Matriz de Referência do ENEM: for each area (LC, CH, CN, MT) its competências and its habilidades H1–H30 with INEP\'s text, and how many served questions each habilidade has (counted over every exam\'s default view). A habilidade\'s `code` is what the `skill` filter of `/questions`, `/questions/random`, `/questions/practice` and the export takes.',
+    tags: ['Skills'],
+    params: NO_PARAMETERS,
+    querystring: NO_PARAMETERS,
+    response: SkillCatalogSchema,
+    errors: [400, 404, 429, 500],
+    answer: ({ skills }) => skills.skillList
+  }),
+  endpoint({
     path: '/export/questions.jsonl',
     operationId: 'exportQuestions',
     summary: 'Download every question as JSON Lines',
-    description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, the regular exam before the second application, then index, null-language record first. `year` and `application` narrow it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
+    description: 'Every question record of every exam (every language variant, exactly as `/exams/{year}/questions/{index}` serves it), one JSON object per line (`application/x-ndjson`), by year ascending, the regular exam before the second application, then index, null-language record first. `year`, `application`, `skill` and `difficulty` narrow it. Counts once against the rate limit. Example: `/export/questions.jsonl?year=2020`.',
     tags: ['Questions'],
     params: NO_PARAMETERS,
     querystring: ExportQuerySchema,
@@ -200,7 +227,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     body: { schema: ScoreRequestSchema, limit: SCORES_BODY_LIMIT, problem: bodyProblem },
     response: ScoreAnswerSchema,
     errors: [400, 413, 415, 422, 429, 500],
-    answer: ({ scores }, body: ScoreRequest) => scores.score(body)
+    answer: ({ scores }, body: ScoreRequest) => scores.score(body, practiceAddress)
   })
 ]
 
@@ -221,4 +248,9 @@ export function endpointUrl (operationId: string, params: ParameterValues = {}, 
   })
   const search = Object.entries(query).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')
   return `${API_BASE}${path}${search === '' ? '' : `?${search}`}`
+}
+
+/** The practice draw's address at a discipline and score, as the scores' answers name it. */
+export function practiceAddress (discipline: string, score: number): string {
+  return endpointUrl('practiceQuestions', {}, { discipline, score: String(score) })
 }

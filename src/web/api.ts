@@ -104,7 +104,7 @@ export function getQuestionPage (year: number, params: Params, signal?: AbortSig
 export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
 
 export interface AreaScore {
-  area: string
+  area: InepItem['area']
   discipline: string
   score: number
   theta: number
@@ -112,6 +112,10 @@ export interface AreaScore {
   correct: number
   scored: number
   leftOut: Array<{ index: number, reason: LeftOutReason }>
+  /** Per skill of the counted items; absent from a server older than skills. */
+  skills?: Array<{ code: string, scored: number, correct: number }>
+  /** The address (from the server's root, `/v1/…`) of the practice draw at this score. */
+  practice?: string
 }
 
 export interface ScoreAnswer {
@@ -123,4 +127,43 @@ export interface ScoreAnswer {
 /** The scores of a practice run in the API's numbering (POST /v1/scores). */
 export function postScores (body: { year: number, application?: string | undefined, language?: string | undefined, answers: Record<string, string> }, signal?: AbortSignal): Promise<ScoreAnswer> {
   return getJson<ScoreAnswer>('v1/scores', {}, signal, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+}
+
+export interface SkillCatalog {
+  areas: Array<{
+    area: string
+    discipline: string
+    name: string
+    competencies: Array<{ number: number, text: string }>
+    skills: Array<{ code: string, number: number, competency: number, text: string, questions: number }>
+  }>
+}
+
+let skillsRequest: Promise<ReadonlyMap<string, string>> | undefined
+
+/** INEP's text of each skill by code (`MT-H21`), from GET /v1/skills; asked once per page load. */
+export function getSkillTexts (): Promise<ReadonlyMap<string, string>> {
+  skillsRequest ??= getJson<SkillCatalog>('v1/skills', {}, undefined)
+    .then((catalog) => new Map(catalog.areas.flatMap((area) => area.skills.map((skill) => [skill.code, skill.text] as [string, string]))))
+    .catch((error: unknown) => {
+      skillsRequest = undefined
+      throw error
+    })
+  return skillsRequest
+}
+
+export interface PracticeDraw {
+  seed: number
+  target: { discipline: string, score: number, theta: number }
+  questions: QuestionRecord[]
+}
+
+/**
+ * A practice draw at an address the API gave (`practice` of a score, `/v1/questions/practice?…`),
+ * asked relative to the page like every other call, with `count` and `seed` set.
+ */
+export function getPracticeDraw (address: string, count: number, seed: number, signal?: AbortSignal): Promise<PracticeDraw> {
+  const url = new URL(address, 'http://page.invalid/')
+  const params: Params = Object.fromEntries(url.searchParams)
+  return getJson<PracticeDraw>(url.pathname.replace(/^\//, ''), { ...params, count, seed }, signal)
 }

@@ -1,4 +1,4 @@
-import { ApiProblem, getExam, getQuestionPage, postScores, type AreaScore, type LeftOutReason, type QuestionRecord } from './api.ts'
+import { ApiProblem, getExam, getQuestionPage, getSkillTexts, postScores, type AreaScore, type LeftOutReason, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
 import { h, replaceChildren, setRenderedHtml } from './dom.ts'
 import { countOf, disciplineLabel, examLabel, type ExamOptions } from './exam-options.ts'
@@ -6,6 +6,9 @@ import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
 import { questionFigures } from './question-files.ts'
 import { navigate } from './navigation.ts'
 import type { Screen } from './screen.ts'
+import { formatScore, scoreExplanation, type ScoredAnswer } from './levels.ts'
+import { levelPracticeSection } from './level-practice.ts'
+import { skillsTable } from './skills-table.ts'
 
 /*
  * "Simulado": one area of one exam answered in order, one question at a time, then scored by the
@@ -81,10 +84,6 @@ function storeAnswers (key: string, answers: Map<number, string>): void {
   }
 }
 
-function formatScore (value: number): string {
-  return value.toLocaleString('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-}
-
 export async function practiceScreen (options: ExamOptions, year: number, application: string | undefined, discipline: string, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
   const exam = { ...await getExam(year, application, signal) }
   // The page names a second application as such wherever it shows the exam's title.
@@ -92,7 +91,11 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
   const offered = exam.languages.map((option) => option.value)
   const language = requestedLanguage !== undefined && offered.includes(requestedLanguage) ? requestedLanguage : offered[0]
   if (!exam.disciplines.some((option) => option.value === discipline)) throw new ApiProblem(404, `A prova ${exam.title} não tem a área ${discipline}`)
-  const { questions } = await getQuestionPage(year, { application, discipline, language, limit: 50 }, signal)
+  // The skills' texts are a nicety: without them the page names skills by code.
+  const [{ questions }, skillTexts] = await Promise.all([
+    getQuestionPage(year, { application, discipline, language, limit: 50 }, signal),
+    getSkillTexts().catch((): ReadonlyMap<string, string> => new Map())
+  ])
   const area = disciplineLabel(options, discipline)
   // The regular exam's key as before, so answers kept before second applications existed are found again.
   const storageKey = `enem-simulado:${application === undefined || application === 'regular' ? year : `${year}-${application}`}:${discipline}:${language ?? ''}`
@@ -188,12 +191,19 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
     result.hidden = false
     const rows = questions.map((question) => questionOutcome(question, answers.get(question.index), score))
     const leftOutMissing = score?.leftOut.filter((entry) => entry.reason === 'missing').map((entry) => entry.index) ?? []
+    // The questions that counted, as the score counted them: not left out, with INEP's parameters.
+    const leftOutIndexes = new Set(score?.leftOut.map((entry) => entry.index))
+    const counted = questions.filter((question) => !leftOutIndexes.has(question.index) && question.inep?.irt != null)
+    const simulado: ScoredAnswer[] = counted.map((question) => ({ irt: question.inep!.irt!, right: answers.get(question.index) === question.correctAlternative }))
     replaceChildren(result,
       h('h2', { id: 'nota-titulo', tabindex: -1 }, score !== undefined ? `Sua nota: ${formatScore(score.score)}` : answers.size === 0 ? 'Nenhuma questão respondida' : 'Sem nota: nenhuma das questões respondidas conta para a nota'),
       score !== undefined && h('p', { class: 'score-facts' },
         `${countOf(score.correct, 'acerto', 'acertos')} em ${countOf(score.scored, 'questão que conta', 'questões que contam')} para a nota.`),
       h('p', { class: 'method' }, `A nota é calculada como o INEP a calcula, para a prova ${exam.title}: pela Teoria de Resposta ao Item (modelo de três parâmetros, com os parâmetros oficiais de cada item), e não pelo número de acertos.`),
       leftOutMissing.length > 0 && h('p', {}, `Ficaram fora da nota as questões que faltam no acervo: ${leftOutMissing.join(', ')}.`),
+      score !== undefined && scoreExplanation(score, counted),
+      score?.skills !== undefined && score.skills.length > 0 && skillsTable(score.skills, skillTexts),
+      score?.practice !== undefined && levelPracticeSection({ ...score, practice: score.practice }, simulado, skillTexts),
       h('table', { class: 'practice-answers' },
         h('caption', {}, 'Suas respostas'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Questão'), h('th', { scope: 'col' }, 'Sua resposta'), h('th', { scope: 'col' }, 'Gabarito'), h('th', { scope: 'col' }, 'Resultado'))),

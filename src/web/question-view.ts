@@ -1,4 +1,4 @@
-import { getExam, getQuestion, questionPath, type Alternative, type ExamDetail, type InepItem, type QuestionRecord } from './api.ts'
+import { getExam, getQuestion, getSkillTexts, questionPath, type Alternative, type ExamDetail, type InepItem, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
 import { h, setRenderedHtml } from './dom.ts'
 import { disciplineLabel, examLabel, languageLabel, type ExamOptions } from './exam-options.ts'
@@ -6,6 +6,7 @@ import { examView } from './exam-view.ts'
 import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
 import { questionFigures } from './question-files.ts'
 import type { Screen } from './screen.ts'
+import { levelWords } from './levels.ts'
 
 /*
  * One question as it appears in the exam: statement, introduction, alternatives to choose from,
@@ -46,20 +47,25 @@ function formatNumber (value: number): string {
   return value.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
 
-/** The official facts about the item, as far as the record has them. */
-function inepFacts (inep: InepItem | null | undefined): HTMLElement[] {
+/** The official facts about the item, as far as the record has them; `skillTexts`: INEP's text of each skill by code. */
+function inepFacts (inep: InepItem | null | undefined, skillTexts: ReadonlyMap<string, string>): HTMLElement[] {
   if (inep === null || inep === undefined) return []
   const facts: HTMLElement[] = []
   if (inep.annulled) facts.push(h('p', { class: 'annulled' }, 'O INEP anulou esta questão: ela não conta para a nota de ninguém.'))
   else if (inep.excludedFromScoring) facts.push(h('p', {}, 'O INEP deixou este item fora do cálculo da nota.'))
   const details: Array<[string, string]> = []
-  if (inep.skill !== null) details.push(['Habilidade', `H${inep.skill} da matriz de ${AREA_NAMES[inep.area] ?? inep.area}`])
-  if (inep.irt !== null) details.push(['Dificuldade (parâmetro b da TRI)', formatNumber(inep.irt.b)])
+  if (inep.skill !== null) {
+    const code = `${inep.area}-H${inep.skill}`
+    const text = skillTexts.get(code)
+    details.push(['Habilidade', `${code} da matriz de ${AREA_NAMES[inep.area] ?? inep.area}${text === undefined ? '' : `: ${text}`}`])
+  }
+  if (typeof inep.difficulty === 'number') details.push(['Dificuldade', `${levelWords(inep.difficulty)}: quem tem essa nota na área acerta esta questão mais vezes do que erra`])
+  if (inep.irt !== null) details.push(['Parâmetros da TRI', `a ${formatNumber(inep.irt.a)}, b ${formatNumber(inep.irt.b)}, c ${formatNumber(inep.irt.c)}`])
   if (details.length > 0) facts.push(h('dl', { class: 'inep' }, details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])))
   return facts
 }
 
-function answerSection (question: QuestionRecord, fieldset: HTMLFieldSetElement): { button: HTMLButtonElement, section: HTMLElement } {
+function answerSection (question: QuestionRecord, fieldset: HTMLFieldSetElement, skillTexts: ReadonlyMap<string, string>): { button: HTMLButtonElement, section: HTMLElement } {
   const section = h('section', { id: 'resposta', class: 'answer', 'aria-labelledby': 'resposta-titulo', hidden: true })
   const button = h('button', { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'resposta' }, 'Mostrar resposta')
   const annulled = question.inep?.annulled === true
@@ -86,7 +92,7 @@ function answerSection (question: QuestionRecord, fieldset: HTMLFieldSetElement)
     section.replaceChildren(
       h('h2', { id: 'resposta-titulo' }, 'Resposta'),
       h('p', { class: 'key' }, annulled ? `Gabarito original: ${key}.${outcome}` : `Alternativa correta: ${key}.${outcome}`),
-      ...inepFacts(question.inep))
+      ...inepFacts(question.inep, skillTexts))
   })
   return { button, section }
 }
@@ -122,12 +128,17 @@ function jsonAddress (question: QuestionRecord, language: string | undefined): s
 }
 
 export async function questionScreen (options: ExamOptions, year: number, application: string | undefined, index: number, requestedLanguage: string | undefined, signal: AbortSignal): Promise<Screen> {
-  const [question, exam] = await Promise.all([getQuestion(year, application, index, requestedLanguage, signal), getExam(year, application, signal)])
+  const [question, exam, skillTexts] = await Promise.all([
+    getQuestion(year, application, index, requestedLanguage, signal),
+    getExam(year, application, signal),
+    // A nicety: without the texts the page names the skill by its code.
+    getSkillTexts().catch((): ReadonlyMap<string, string> => new Map())
+  ])
   const language = question.language ?? requestedLanguage
   const alternatives = h('fieldset', { class: 'alternatives' },
     h('legend', {}, 'Alternativas'),
     question.alternatives.map((alternative) => alternativeChoice(alternative, question)))
-  const { button, section } = answerSection(question, alternatives)
+  const { button, section } = answerSection(question, alternatives, skillTexts)
   const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
   const imageLabel = `Imagem do enunciado da questão ${question.index},`
   return {

@@ -12,7 +12,28 @@ import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, serious
  */
 
 interface QuestionList { metadata: { total: number }, questions: Array<Question> }
-interface ScoreAnswer { areas: Array<{ discipline: string, score: number, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }> }> }
+interface AreaAnswer { area: string, discipline: string, score: number, standardError: number, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }>, skills: Array<{ code: string, scored: number, correct: number }>, practice: string }
+interface ScoreAnswer { areas: AreaAnswer[] }
+interface SkillsAnswer { areas: Array<{ skills: Array<{ code: string, text: string }> }> }
+type Irt = { a: number, b: number, c: number }
+
+/** k and d of each area's scale, as the contract states them (../shared/API.md, scores). */
+const SCALE: Record<string, { k: number, d: number }> = { CH: { k: 112.31, d: 501.489 }, CN: { k: 113.102, d: 501.144 }, LC: { k: 108.086, d: 499.978 }, MT: { k: 129.646, d: 500.02 } }
+
+/** The contract's method, written out here: EAP under a standard normal prior over 40 points on [−4, 4], 3PL with D = 1; the score and its margin (k·SD). */
+function estimate (area: string, answers: Array<{ irt: Irt, right: boolean }>): { score: number, margin: number } {
+  const points = Array.from({ length: 40 }, (_, at) => -4 + 8 * at / 39)
+  const weights = points.map((theta) => answers.reduce((product, { irt, right }) => {
+    const p = irt.c + (1 - irt.c) / (1 + Math.exp(-irt.a * (theta - irt.b)))
+    return product * (right ? p : 1 - p)
+  }, Math.exp(-theta * theta / 2)))
+  const mass = weights.reduce((sum, weight) => sum + weight, 0)
+  const theta = weights.reduce((sum, weight, at) => sum + weight * points[at]!, 0) / mass
+  const variance = weights.reduce((sum, weight, at) => sum + weight * (points[at]! - theta) ** 2, 0) / mass
+  return { score: Math.round((SCALE[area]!.k * theta + SCALE[area]!.d) * 10) / 10, margin: SCALE[area]!.k * Math.sqrt(variance) }
+}
+
+const ptBR = (value: number, digits: number) => value.toLocaleString('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
 function practiceSuite (label: string, env: Record<string, string>, run: { year: number, discipline: string, language: string }): void {
   const session = browserSession(env)
@@ -90,7 +111,87 @@ function practiceSuite (label: string, env: Record<string, string>, run: { year:
   })
 }
 
+/**
+ * After a Simulado (its answers put in the page's storage, every other one right): the score
+ * explained, the skills table, and "Praticar no seu nível" answered, its new estimate the one
+ * this test computes from every answer by the contract's method.
+ */
+function levelSuite (label: string, env: Record<string, string>, run: { year: number, discipline: string, language: string }): void {
+  const session = browserSession(env)
+  const { api } = session
+  for (const [width, viewport] of [['desktop', undefined], ['phone', PHONE]] as const) {
+    test(`after a Simulado: the score explained, the skills table, and practice at that level with a new estimate (${width})`, async () => {
+      const { year, discipline, language } = run
+      const { questions } = await api<QuestionList>(`v1/exams/${year}/questions?discipline=${discipline}&language=${language}&limit=50`)
+      const answers = Object.fromEntries(questions.map((question, at) => [String(question.index), at % 2 === 0 ? question.correctAlternative : 'ABCDE'.replace(question.correctAlternative, '')[0]!]))
+      const address = `${session.baseUrl}/?simulado=${year}&area=${discipline}&idioma=${language}`
+      const { page, activity, close } = await openBrowserPage(session.browser, address, viewport === undefined ? {} : { viewport })
+      await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [`enem-simulado:${year}:${discipline}:${language}`, JSON.stringify(answers)])
+      await page.reload()
+      await viewShown(page)
+      await page.getByRole('button', { name: 'Ver minha nota' }).click()
+      await page.locator('.score-explanation').waitFor()
+      const expected = await api<ScoreAnswer>('v1/scores', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ year, language, answers }) })
+      const area = expected.areas.find((entry) => entry.discipline === discipline)!
+
+      // The score explained: the scale, the margin on the score scale, where it sits among the questions that counted.
+      assert.match(await page.locator('.score-meaning').innerText(), /500 era a média dos concluintes de escolas públicas em 2009/)
+      const margin = SCALE[area.area]!.k * area.standardError
+      assert.match(await page.locator('.score-margin').innerText(), new RegExp(`cerca de ${Math.round(margin)} pontos.*entre ${ptBR(Math.round(area.score - margin), 0)} e ${ptBR(Math.round(area.score + margin), 0)}`))
+      const leftOut = new Set(area.leftOut.map((entry) => entry.index))
+      const counted = questions.filter((question) => !leftOut.has(question.index) && question.inep?.irt != null)
+      const levels = counted.map((question) => question.inep!.difficulty!)
+      const below = levels.filter((level) => level <= area.score).length
+      assert.match(await page.locator('.score-position').innerText(), new RegExp(`^Das ${levels.length} questões que contaram, ${below} t[eê]m nível até ${ptBR(Math.round(area.score), 0)}`))
+
+      // The skills table: the answer's skills, INEP's text of each.
+      const texts = new Map((await api<SkillsAnswer>('v1/skills')).areas.flatMap((entry) => entry.skills.map((skill) => [skill.code, skill.text] as const)))
+      const rows = await page.locator('.skills-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)))
+      assert.deepEqual(rows, area.skills.map((skill) => [skill.code, texts.get(skill.code), `${skill.correct} de ${skill.scored}`]))
+      assert.ok(rows.length > 0)
+
+      // Practice at that level: the draw the score's address gives, ten questions with their skill and level.
+      const drawn = page.waitForResponse((response) => response.url().includes('/v1/questions/practice'))
+      await page.getByRole('button', { name: 'Praticar no seu nível' }).click()
+      const draw = await (await drawn).json() as { target: { score: number }, questions: Question[] }
+      assert.equal(draw.target.score, area.score)
+      await page.locator('.level-question').first().waitFor()
+      assert.equal(await page.locator('.level-question').count(), draw.questions.length)
+      assert.ok(draw.questions.length > 0)
+      for (const [at, question] of draw.questions.entries()) {
+        const facts = await page.locator('.level-question').nth(at).locator('.level-facts').innerText()
+        const code = `${question.inep!.area}-H${question.inep!.skill}`
+        if (question.inep!.skill !== null) assert.ok(facts.includes(`Habilidade ${code}: ${texts.get(code)}`), facts)
+        assert.ok(facts.includes(`nível ${ptBR(Math.round(question.inep!.difficulty!), 0)} na escala do ENEM`), facts)
+      }
+      // Right on the first, wrong on the rest, the last left blank.
+      const given: Array<{ irt: Irt, right: boolean }> = []
+      for (const [at, question] of draw.questions.entries()) {
+        if (at === draw.questions.length - 1 && at > 0) break
+        const letter = at === 0 ? question.correctAlternative : 'ABCDE'.replace(question.correctAlternative, '')[0]!
+        await page.locator(`label[for="pratica-${at}-${letter}"]`).click()
+        given.push({ irt: question.inep!.irt!, right: at === 0 })
+      }
+      await page.getByRole('button', { name: 'Ver nova estimativa' }).click()
+      const simulado = counted.map((question) => ({ irt: question.inep!.irt!, right: answers[String(question.index)] === question.correctAlternative }))
+      const fresh = estimate(area.area, [...simulado, ...given])
+      assert.equal(await page.locator('#estimativa-titulo').innerText(), `Nova estimativa: ${ptBR(fresh.score, 1)}`)
+      assert.match(await page.locator('.estimate-facts').innerText(), new RegExp(`Com ${simulado.length} questões do simulado e ${given.length} respondidas? na prática, margem de cerca de ${Math.round(fresh.margin)} pontos`))
+      // The same method on the Simulado's answers alone gives the API's score: the page's arithmetic is INEP's.
+      assert.equal(estimate(area.area, simulado).score, area.score)
+      assert.deepEqual(await seriousAccessibilityViolations(page), [])
+      await screenshot(page, `level-practice-${label}-${width}`)
+      assertOnlyThisServer(activity, session.baseUrl)
+      await close()
+    })
+  }
+}
+
 describe('simulado, sample dataset', () => practiceSuite('sample', {}, { year: 2020, discipline: 'linguagens', language: 'ingles' }))
+describe('practice at your level, sample dataset', () => levelSuite('sample', {}, { year: 2016, discipline: 'linguagens', language: 'espanhol' }))
 describe('simulado, full dataset', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, () => {
   practiceSuite('full', { ENEM_DATA_DIR: FULL_DATA_DIR ?? '' }, { year: 2023, discipline: 'matematica', language: 'espanhol' })
+})
+describe('practice at your level, full dataset', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, () => {
+  levelSuite('full', { ENEM_DATA_DIR: FULL_DATA_DIR ?? '' }, { year: 2022, discipline: 'ciencias-natureza', language: 'ingles' })
 })

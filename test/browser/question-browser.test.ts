@@ -331,7 +331,12 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     assert.equal(await second.page.locator('.statement').getAttribute('lang'), statementLang(rated))
     await second.page.getByRole('button', { name: 'Mostrar resposta' }).click()
     const facts = await second.page.locator('#resposta dl').innerText()
-    assert.match(facts, new RegExp(`H${rated.inep.skill} da matriz`))
+    // The skill by its code and INEP's text (from /v1/skills), the difficulty in words on the score scale, the parameters.
+    const code = `${rated.inep.area}-H${rated.inep.skill}`
+    const skills = await api<{ areas: Array<{ skills: Array<{ code: string, text: string }> }> }>('v1/skills')
+    const text = skills.areas.flatMap((area) => area.skills).find((skill) => skill.code === code)!.text
+    assert.ok(facts.includes(`${code} da matriz`) && facts.includes(text), facts)
+    assert.ok(facts.includes(`nível ${Math.round(rated.inep.difficulty!).toLocaleString('pt-BR')} na escala do ENEM`), facts)
     assert.ok(facts.includes(rated.inep.irt.b.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })), facts)
     await shot(second.page, 'inep-facts-desktop')
     assertOnlyThisServer(second.activity, session.baseUrl)

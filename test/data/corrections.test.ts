@@ -84,6 +84,9 @@ test('the sample\'s 2016 comes from its invented INEP item file alone: a booklet
   assert.ok(loaded.official!.withoutInep().some((entry) => entry.year === 2016 && entry.reason === 'no booklet of its area agrees with the records'))
 })
 
+/** k and d of each area's score scale, as the contract states them. */
+const CONTRACT_SCALE = { CH: { k: 112.31, d: 501.489 }, CN: { k: 113.102, d: 501.144 }, LC: { k: 108.086, d: 499.978 }, MT: { k: 129.646, d: 500.02 } }
+
 test('every record with an official entry serves inep from it; every other record has inep null', () => {
   let withInep = 0
   for (const exam of catalog.listExams()) {
@@ -102,6 +105,8 @@ test('every record with an official entry serves inep from it; every other recor
         annulled: position.key === 'X',
         excludedFromScoring: position.excludedFromScoring,
         irt: position.irt,
+        // round(k·b + d, 1) with the contract's constants (../shared/API.md, scores), written out here.
+        difficulty: position.irt === null ? null : Math.round((CONTRACT_SCALE[position.area].k * position.irt.b + CONTRACT_SCALE[position.area].d) * 10) / 10,
         booklet: position.booklet,
         sources: undefined
       })

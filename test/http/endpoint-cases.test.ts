@@ -12,7 +12,7 @@ import { build, requestPaths, type SendRequest } from '../helper.ts'
  * fast path and the Fastify routes are two routers over one table. For each entry, from its
  * schemas alone:
  * - every `examples` value of every parameter (200);
- * - one value off each parameter's grammar (400);
+ * - one value off each parameter's grammar (400), and each required query parameter left out (400);
  * - one value in its grammar that names nothing (404 or 422, one of the entry's `errors`);
  * - every two query parameters together, each with its first example (200);
  * and each case sent through the front door (the server's listener: the fast path, then Fastify)
@@ -32,10 +32,10 @@ const EXCLUSIONS: ReadonlyArray<{ reason: string, applies: (endpoint: Endpoint) 
 
 /**
  * Values tried as "in grammar but naming nothing", in this order: the first one a parameter's
- * grammar accepts is its case. Text that holds no word, a negative integer, a slug no exam uses,
- * a year no exam has.
+ * grammar accepts is its case. Text that holds no word, a range starting past the score scale's
+ * end, a negative integer, a slug no exam uses, a year no exam has.
  */
-const ABSENT_CANDIDATES = ['+++', '-1', 'zz-absent', '9999']
+const ABSENT_CANDIDATES = ['+++', '1001-', '-1', 'zz-absent', '9999']
 /** Values tried as off the grammar: the first one a parameter's grammar refuses is its case. */
 const OFF_GRAMMAR_CANDIDATES = ['!', '']
 
@@ -110,13 +110,17 @@ function expectStatus (response: InjectResponse, statuses: readonly number[], ur
 const repeatable = (response: InjectResponse) => !String(response.headers['cache-control'] ?? '').includes('no-store')
 
 /**
- * The query every case builds on: none, or, for an entry whose plain answer is not repeatable, the
- * first example of the first parameter that makes it so, so that both paths' bytes can be compared.
+ * The query every case builds on: the first example of each required query parameter, and, for an
+ * entry whose answer to that is not repeatable, the first example of the first other parameter that
+ * makes it so, so that both paths' bytes can be compared.
  */
 async function baseQueryOf (endpoint: Endpoint, pathValues: Values, send: SendRequest): Promise<Values> {
-  if (repeatable(await send(urlOf(endpoint, pathValues, {})))) return {}
-  for (const parameter of parametersOf(endpoint).filter((candidate) => candidate.in === 'query')) {
-    const query = { [parameter.name]: examplesOf(parameter)[0]! }
+  const queryParameters = parametersOf(endpoint).filter((candidate) => candidate.in === 'query')
+  const required = new Set(endpoint.querystring.required ?? [])
+  const base: Values = Object.fromEntries(queryParameters.filter((parameter) => required.has(parameter.name)).map((parameter) => [parameter.name, examplesOf(parameter)[0]!]))
+  if (repeatable(await send(urlOf(endpoint, pathValues, base)))) return base
+  for (const parameter of queryParameters.filter((candidate) => !required.has(candidate.name))) {
+    const query = { ...base, [parameter.name]: examplesOf(parameter)[0]! }
     if (repeatable(await send(urlOf(endpoint, pathValues, query)))) return query
   }
   assert.fail(`${endpoint.path}: no parameter makes its answer repeatable`)
@@ -170,6 +174,16 @@ async function endpointCases (t: TestContext, endpoint: Endpoint): Promise<void>
     for (const acceptEncoding of ['br', 'gzip, deflate, br', 'br, identity;q=0', 'gzip;q=0, br;q=0', 'identity']) {
       const url = urlOf(endpoint, firstPathValues, baseQuery)
       expectStatus(await sameBothWays(url, { 'accept-encoding': acceptEncoding }), [200], `${url} (${acceptEncoding})`)
+    }
+  })
+
+  const required: readonly string[] = endpoint.querystring.required ?? []
+  await t.test('a required query parameter left out is 400, naming it', required.length === 0 ? { skip: 'no required query parameter' } : {}, async () => {
+    for (const name of required) {
+      const url = withValue(queryParameters.find((parameter) => parameter.name === name)!, undefined)
+      const response = await sameBothWays(url)
+      expectStatus(response, [400], url)
+      assert.match(response.json<{ error: { message: string } }>().error.message, new RegExp(`${name} is required`), url)
     }
   })
 

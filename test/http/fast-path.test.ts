@@ -10,6 +10,7 @@ import type { RateLimitState, RequestCounter } from '../../src/http/rate-limit/r
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
 import { ScoreAnswers } from '../../src/http/answers/score-answers.ts'
+import { SkillAnswers } from '../../src/http/answers/skill-answers.ts'
 import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset, type Cleanup, type TestServer } from '../helper.ts'
 
 /*
@@ -328,7 +329,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
   const prepared = new PreparedCatalog(dataset.catalog!)
-  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!) }
+  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!), skills: new SkillAnswers(dataset.catalog!) }
   const logged: unknown[] = []
   const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
   const failingCounters = {

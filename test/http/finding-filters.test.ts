@@ -68,6 +68,7 @@ const ENDPOINT_WORDS: Readonly<Record<string, readonly string[]>> = {
   questions: ['findQuestions'],
   random: ['randomQuestions'],
   export: ['exportQuestions'],
+  practice: ['practiceQuestions'],
   'all three': ['findQuestions', 'randomQuestions', 'exportQuestions']
 }
 

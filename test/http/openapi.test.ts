@@ -10,7 +10,8 @@ import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN, rangeOfParam
 import { ENDPOINTS } from '../../src/http/endpoints.ts'
 import { errorDescriptions } from '../../src/http/error-descriptions.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
-import { FoundQuestionPageSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
+import { FoundQuestionPageSchema, PracticeDrawSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
+import { SkillAreaSchema, SkillCatalogSchema, SkillSchema } from '../../src/http/schemas/skills.ts'
 import { AnswerSheetSchema, AreaScoreSchema, LeftOutSchema, PracticeRunSchema, ScoreAnswerSchema } from '../../src/http/schemas/scores.ts'
 import { Compile } from 'typebox/compile'
 import { Contract, pointerToken } from '../contract.ts'
@@ -44,6 +45,8 @@ const OPERATIONS = {
   getQuestion: '/exams/{year}/questions/{index}',
   findQuestions: '/questions',
   randomQuestions: '/questions/random',
+  practiceQuestions: '/questions/practice',
+  listSkills: '/skills',
   exportQuestions: '/export/questions.jsonl'
 } as const
 /** The POST operations, answered by POST and OPTIONS only. */
@@ -211,9 +214,10 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema, PracticeRun: PracticeRunSchema, AnswerSheet: AnswerSheetSchema, AreaScore: AreaScoreSchema, LeftOut: LeftOutSchema, ScoreAnswer: ScoreAnswerSchema }
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema, PracticeRun: PracticeRunSchema, AnswerSheet: AnswerSheetSchema, AreaScore: AreaScoreSchema, LeftOut: LeftOutSchema, ScoreAnswer: ScoreAnswerSchema, PracticeDraw: PracticeDrawSchema, Skill: SkillSchema, SkillArea: SkillAreaSchema, SkillCatalog: SkillCatalogSchema }
     // ScoreRequest is the union of PracticeRun and AnswerSheet: it has no properties of its own.
-    assert.deepEqual(Object.keys(document.components.schemas).sort(), [...Object.keys(named), 'ScoreRequest'].sort())
+    // Competency and SkillOutcome are named items of arrays inside SkillArea and AreaScore.
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), [...Object.keys(named), 'ScoreRequest', 'Competency', 'SkillOutcome'].sort())
     assert.deepEqual(document.components.schemas.ScoreRequest!.anyOf, [{ $ref: '#/components/schemas/PracticeRun' }, { $ref: '#/components/schemas/AnswerSheet' }])
     for (const [name, source] of Object.entries(named)) {
       const component = document.components.schemas[name]!
@@ -308,6 +312,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(await answer('listQuestions'), examples.listQuestions)
     assert.deepEqual(await answer('findQuestions'), examples.findQuestions)
     assert.deepEqual(await answer('randomQuestions'), examples.randomQuestions)
+    assert.deepEqual(await answer('practiceQuestions'), examples.practiceQuestions)
+    // The skills example: the CN area, its first competência and first skill.
+    const skills = await answer('listSkills') as unknown as { areas: Array<{ area: string, competencies: unknown[], skills: unknown[] }> }
+    const cn = skills.areas.find((area) => area.area === 'CN')!
+    assert.deepEqual({ areas: [{ ...cn, competencies: cn.competencies.slice(0, 1), skills: cn.skills.slice(0, 1) }] }, examples.listSkills)
     // Trimmed lists: the example holds the first entries of the real answer.
     const exam = await answer('getExam')
     assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)

@@ -1,6 +1,7 @@
 import type { Application } from '../exam-key.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
 import type { SearchQuery } from './question-search.ts'
+import { recordSkill } from '../skills/skill-code.ts'
 
 /*
  * What QuestionFinder selects by, each filter defined once: how it tests a record (RECORD_FILTERS),
@@ -42,6 +43,9 @@ export function hasImages (question: Question): boolean {
     (question.context !== null && [...question.context.matchAll(MARKDOWN_IMAGE)].some((image) => /^\S/.test(image[2]!)))
 }
 
+/** A closed range of difficulties on the score scale; an open end is −Infinity or Infinity. */
+export type DifficultyRange = readonly [min: number, max: number]
+
 /** The filters that test each record on its own, by the name they have in QuestionFilters. */
 export const RECORD_FILTERS = {
   /** Exams to include. */
@@ -56,7 +60,23 @@ export const RECORD_FILTERS = {
     const flags = Uint8Array.from(records, (record) => (hasImages(record) ? 1 : 0))
     return (position, value) => (flags[position] === 1) === value
   }),
-  annulled: recordFilter<boolean>((records) => (position, value) => isAnnulled(records[position]!) === value)
+  annulled: recordFilter<boolean>((records) => (position, value) => isAnnulled(records[position]!) === value),
+  /** Skill codes (`CN-H17`, upper case); a record without a skill matches none. */
+  skills: recordFilter<ReadonlySet<string>>((records) => {
+    const codes = records.map(recordSkill)
+    return (position, value) => {
+      const code = codes[position]
+      return code !== null && code !== undefined && value.has(code)
+    }
+  }),
+  /** `inep.difficulty` within the range, ends included; a record without one matches no range. */
+  difficulty: recordFilter<DifficultyRange>((records) => {
+    const difficulties = Float64Array.from(records, (record) => record.inep?.difficulty ?? Number.NaN)
+    return (position, [min, max]) => {
+      const difficulty = difficulties[position]!
+      return difficulty >= min && difficulty <= max
+    }
+  })
 }
 
 /** Any table of record filters by name (RECORD_FILTERS, or a test's own with one more). */
@@ -108,6 +128,8 @@ function keyPart (name: string, value: unknown): string {
   if (value instanceof Set) {
     return `[${[...value].map((item: unknown) => keyPart(name, item)).sort().join(',')}]`
   }
+  // A tuple (a range): its order is its meaning.
+  if (Array.isArray(value)) return `(${value.map((item: unknown) => keyPart(name, item)).join(',')})`
   // A parsed search: its normalized text says which words and phrases it asks for.
   const normalized = (value as { normalized?: unknown } | null)?.normalized
   if (typeof normalized === 'string') return `search(${JSON.stringify(normalized)})`

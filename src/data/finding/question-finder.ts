@@ -20,6 +20,8 @@ export class QuestionFinder {
   /** The same views as membership flags by position, for search hits. */
   readonly #inView = new Map<string, Uint8Array>()
   readonly #search: QuestionSearch
+  /** Each record's position in #records. */
+  readonly #positionOf: ReadonlyMap<Question, number>
 
   /** `recordFilters`: RECORD_FILTERS, unless a test gives its own table. */
   constructor (catalog: Catalog, recordFilters: RecordFilterTable = RECORD_FILTERS) {
@@ -33,6 +35,7 @@ export class QuestionFinder {
       }
     }
     this.#records = records
+    this.#positionOf = positionOf
     this.#recordTests = new Map(Object.entries(recordFilters).map(([name, filter]) => [name, filter.prepare(records)]))
 
     const languages = new Set(exams.flatMap((exam) => exam.languageSlugs))
@@ -91,6 +94,19 @@ export class QuestionFinder {
     return (position) => {
       for (let filter = 0; filter < tests.length; filter++) if (!tests[filter]!(position, values[filter]!)) return false
       return true
+    }
+  }
+
+  /**
+   * Whether a served record passes every record filter `filters` sets (the view filters, `language`
+   * and `search`, are not tested): for a listing that is not a view, such as the export of every
+   * language variant. A record the finder was not built from passes nothing.
+   */
+  recordMatcher (filters: QuestionFilters): (question: Question) => boolean {
+    const passes = this.#recordTest(filters)
+    return (question) => {
+      const position = this.#positionOf.get(question)
+      return position !== undefined && passes(position)
     }
   }
 

@@ -3,6 +3,7 @@ import {
 } from './official-table.ts'
 import { DISCIPLINE_OF_AREA, type Inep, type Letter, type DatasetQuestion } from '../record-schemas.ts'
 import { languageLabelFor, type LanguageReason } from './language-labels.ts'
+import { itemDifficulty } from '../scores/inep-3pl.ts'
 
 /*
  * The official table meets the dataset here. A record's answer key and discipline change only
@@ -45,6 +46,7 @@ export function inepOf (facts: OfficialFacts): Inep | null {
     annulled: position.key === 'X',
     excludedFromScoring: position.excludedFromScoring,
     irt: position.irt,
+    difficulty: itemDifficulty(position.area, position.irt),
     booklet: position.booklet,
     sources
   }

@@ -1,4 +1,5 @@
 import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
+import { compareSkillCodes } from '../skills/skill-code.ts'
 import { curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
 
 /*
@@ -33,6 +34,8 @@ export interface ItemFacts {
   /** INEP left the item out of the score (`IN_ITEM_ABAN` = 1). */
   readonly excluded: boolean
   readonly irt: ItemParameters | null
+  /** The item's skill code in INEP's Matriz (`MT-H21`: its area and `CO_HABILIDADE`, a record's `inep.area` and `inep.skill`); null when none is given. */
+  readonly skill: string | null
 }
 
 /** The key and curve of an item that counts, or why it does not. */
@@ -50,6 +53,8 @@ export interface AreaForm {
   readonly indexes: readonly number[]
   readonly keys: readonly Letter[]
   readonly curves: readonly ItemCurve[]
+  /** Each counted item's skill code, or null. */
+  readonly skills: ReadonlyArray<string | null>
   /** Positions that do not count, by index. */
   readonly leftOut: readonly LeftOut[]
   /** Every index of the area that a candidate could have answered (counted or not, the other language's excepted). */
@@ -61,6 +66,7 @@ export function areaForm (area: Area, positions: ReadonlyArray<{ index: number, 
   const indexes: number[] = []
   const keys: Letter[] = []
   const curves: ItemCurve[] = []
+  const skills: Array<string | null> = []
   const leftOut: LeftOut[] = []
   const answerable: number[] = []
   for (const position of positions) {
@@ -73,9 +79,11 @@ export function areaForm (area: Area, positions: ReadonlyArray<{ index: number, 
     indexes.push(position.index)
     keys.push(scoring.key)
     curves.push(scoring.curve)
+    // Counted, so it has facts.
+    skills.push('facts' in position ? position.facts.skill : null)
   }
   leftOut.sort((a, b) => a.index - b.index)
-  return { area, indexes, keys, curves, leftOut, answerable }
+  return { area, indexes, keys, curves, skills, leftOut, answerable }
 }
 
 /** One area's score, as the API answers it. */
@@ -93,6 +101,16 @@ export interface AreaScore {
   /** Items counted. */
   readonly scored: number
   readonly leftOut: readonly LeftOut[]
+  /** Per skill of the counted items (by area, then number; items without a skill are in no entry): how many counted, how many right. */
+  readonly skills: readonly SkillOutcome[]
+}
+
+/** How a candidate did on the counted items of one skill. */
+export interface SkillOutcome {
+  /** `MT-H21`. */
+  readonly code: string
+  readonly scored: number
+  readonly correct: number
 }
 
 const LETTER_SET: ReadonlySet<string | undefined> = new Set(LETTERS)
@@ -131,12 +149,26 @@ export function scoreArea (form: AreaForm, answerAt: (index: number) => string |
     standardError: round4(standardError),
     correct,
     scored: indexes.length,
-    leftOut: form.leftOut
+    leftOut: form.leftOut,
+    skills: skillOutcomes(form, right)
   }
 }
 
 /** Whether each counted item was answered right, for the area being scored: one for the process, made larger when a form needs it. */
 let right = new Uint8Array(64)
+
+/** The counted items of each skill of a form, and how many of them were right (`right[at]` 1), by area and skill number. */
+function skillOutcomes (form: AreaForm, right: Uint8Array): SkillOutcome[] {
+  const bySkill = new Map<string, { scored: number, correct: number }>()
+  form.skills.forEach((skill, at) => {
+    if (skill === null) return
+    const outcome = bySkill.get(skill) ?? { scored: 0, correct: 0 }
+    outcome.scored++
+    if (right[at] === 1) outcome.correct++
+    bySkill.set(skill, outcome)
+  })
+  return [...bySkill].sort(([a], [b]) => compareSkillCodes(a, b)).map(([code, { scored, correct }]) => ({ code, scored, correct }))
+}
 
 function round4 (value: number): number {
   return Math.round(value * 10_000) / 10_000

@@ -10,8 +10,8 @@ import { AREAS, type Area, type OfficialKey } from '../record-schemas.ts'
  * What scoring an answer sheet needs of INEP's ITENS_PROVA files (src/data/official/itens-prova.ts),
  * kept as a small committed table, `data/scores/booklets-<year>.json`, that `npm run
  * import-official` writes: the server scores sheets on a clone without INEP's files. Per year, the
- * distinct items once (`[CO_ITEM, key, abandoned 0/1, a, b, c]`, parameters null where INEP gives
- * none), and per booklet its code, area, colour, why its order cannot be told (or null), and its
+ * distinct items once (`[CO_ITEM, key, abandoned 0/1, a, b, c, CO_HABILIDADE]`, parameters and skill
+ * null where INEP gives none), and per booklet its code, area, colour, why its order cannot be told (or null), and its
  * 45 slots in the booklet's order: an item's place in `items`, or `[English, Spanish]` (null for a
  * language the booklet lacks) at a language position.
  */
@@ -25,7 +25,8 @@ const ItemEntrySchema = Type.Tuple([
   Type.Union([Type.Literal(0), Type.Literal(1)]),
   Type.Union([Type.Number(), Type.Null()]),
   Type.Union([Type.Number(), Type.Null()]),
-  Type.Union([Type.Number(), Type.Null()])
+  Type.Union([Type.Number(), Type.Null()]),
+  Type.Union([Type.Integer({ minimum: 1, maximum: 30 }), Type.Null()])
 ])
 const SlotEntrySchema = Type.Union([
   Type.Integer({ minimum: 0 }),
@@ -51,6 +52,8 @@ export interface ScoringItem {
   /** `IN_ITEM_ABAN` = 1. */
   readonly abandoned: boolean
   readonly irt: { readonly a: number, readonly b: number, readonly c: number } | null
+  /** `CO_HABILIDADE`: the skill number in the area's Matriz; null where INEP gives none. */
+  readonly skill: number | null
 }
 
 /** One slot of a booklet: its common item, or its item per language. */
@@ -75,7 +78,7 @@ export function buildBookletTable (items: YearItems): BookletTableFile {
   const placeOf = new Map<string, number>()
   const place = (row: YearItems['rows'][number] | undefined): number | null => {
     if (row === undefined) return null
-    const entry: BookletTableFile['items'][number] = [row.item, row.key, row.abandoned ? 1 : 0, row.irt?.a ?? null, row.irt?.b ?? null, row.irt?.c ?? null]
+    const entry: BookletTableFile['items'][number] = [row.item, row.key, row.abandoned ? 1 : 0, row.irt?.a ?? null, row.irt?.b ?? null, row.irt?.c ?? null, row.skill]
     const key = JSON.stringify(entry)
     let at = placeOf.get(key)
     if (at === undefined) {
@@ -132,8 +135,8 @@ export function readBookletTables (dir: string = BOOKLET_TABLE_DIR): Map<number,
 }
 
 function bookletsOf (table: BookletTableFile): Map<number, ScoringBooklet> {
-  const items: ScoringItem[] = table.items.map(([item, key, abandoned, a, b, c]) => ({
-    item, key, abandoned: abandoned === 1, irt: a === null || b === null || c === null ? null : { a, b, c }
+  const items: ScoringItem[] = table.items.map(([item, key, abandoned, a, b, c, skill]) => ({
+    item, key, abandoned: abandoned === 1, irt: a === null || b === null || c === null ? null : { a, b, c }, skill
   }))
   const itemAt = (at: number | null): ScoringItem | null => {
     if (at === null) return null

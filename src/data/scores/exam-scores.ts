@@ -2,6 +2,7 @@ import { DEFAULT_APPLICATION, type Application } from '../exam-key.ts'
 import type { Catalog, Exam } from '../catalog.ts'
 import { AREA_BLOCK, areaOfIndex, areaOrder, examIndexOf } from '../official/exam-layout.ts'
 import type { Area, Question } from '../record-schemas.ts'
+import { recordSkill } from '../skills/skill-code.ts'
 import { areaForm, scoreArea, type AreaForm, type AreaScore, type ItemFacts, type LeftOut } from './area-scoring.ts'
 
 /*
@@ -100,12 +101,13 @@ function areaForms (year: number, view: readonly Question[]): AreaForm[] {
 /** What the served record says of its item: the served key, unless INEP annulled it. */
 function factsOf (record: Question): ItemFacts {
   const inep = record.inep
-  if (inep === null) return { item: null, key: record.correctAlternative, excluded: false, irt: null }
+  if (inep === null) return { item: null, key: record.correctAlternative, excluded: false, irt: null, skill: null }
   return {
     item: inep.item,
     key: inep.annulled ? 'X' : record.correctAlternative,
     excluded: inep.excludedFromScoring === true,
-    irt: inep.irt
+    irt: inep.irt,
+    skill: recordSkill(record)
   }
 }
 

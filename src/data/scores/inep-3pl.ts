@@ -63,11 +63,32 @@ export function itemCurve ({ a, b, c }: ItemParameters): ItemCurve {
   const right = new Float64Array(POINTS)
   const wrong = new Float64Array(POINTS)
   for (let at = 0; at < POINTS; at++) {
-    const p = c + (1 - c) / (1 + Math.exp(-a * (QUADRATURE_POINTS[at]! - b)))
+    const p = probabilityRight({ a, b, c }, QUADRATURE_POINTS[at]!)
     right[at] = Math.log(p)
     wrong[at] = Math.log(1 - p)
   }
   return { right, wrong }
+}
+
+/**
+ * P(right | θ) under the 3PL with D = 1.
+ * @example probabilityRight({ a: 1, b: 0, c: 0.2 }, 0) === 0.6
+ */
+export function probabilityRight ({ a, b, c }: ItemParameters, theta: number): number {
+  return c + (1 - c) / (1 + Math.exp(-a * (theta - b)))
+}
+
+/**
+ * The Fisher information of an item at θ under the 3PL with D = 1 (Lord's formula):
+ *   I(θ) = a² · (1 − P)/P · ((P − c)/(1 − c))²,
+ * what an answer to the item tells of a candidate of that θ: largest a little above θ = b, for items that discriminate (large a) and are hard to guess (small c).
+ * @example fisherInformation({ a: 1, b: 0, c: 0 }, 0) === 0.25
+ */
+export function fisherInformation (item: ItemParameters, theta: number): number {
+  const p = probabilityRight(item, theta)
+  const { a, c } = item
+  const lifted = (p - c) / (1 - c)
+  return a * a * ((1 - p) / p) * lifted * lifted
 }
 
 export interface AbilityEstimate {
@@ -107,6 +128,21 @@ export function estimateAbility (curves: readonly ItemCurve[], right: ArrayLike<
   }
   const theta = first / mass
   return { theta, standardError: Math.sqrt(Math.max(0, second / mass - theta * theta)) }
+}
+
+/**
+ * An item's difficulty on its area's score scale: its `b` scaled as a θ is, round(k·b + d, 1). At
+ * θ = b the 3PL gives P = c + (1 − c)/2, halfway between the guessing chance and certainty.
+ * @example itemDifficulty('MT', { a: 2, b: 1, c: 0.2 }) === 629.7
+ */
+export function itemDifficulty (area: Area, irt: ItemParameters | null): number | null {
+  return irt === null ? null : scaledScore(area, irt.b)
+}
+
+/** The θ of a score of an area: (score − d)/k, the inverse of scaledScore before its rounding. */
+export function thetaOfScore (area: Area, score: number): number {
+  const { k, d } = SCALE[area]
+  return (score - d) / k
 }
 
 /** The score INEP publishes for an area's θ: round(k·θ + d, 1). */

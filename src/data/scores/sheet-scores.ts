@@ -1,5 +1,6 @@
 import { LANGUAGE_POSITIONS } from '../official/exam-layout.ts'
 import { areaForm, scoreArea, type AreaForm, type AreaScore, type ItemFacts, type LeftOut } from './area-scoring.ts'
+import { skillCode } from '../skills/skill-code.ts'
 import { committedBooklets, type ScoringBooklet, type ScoringItem } from './booklet-table.ts'
 
 /*
@@ -88,12 +89,12 @@ export class SheetScorer {
     const positions: Array<{ index: number, facts: ItemFacts } | LeftOut> = []
     booklet.slots.forEach((slot, at) => {
       if ('common' in slot) {
-        positions.push({ index: at + 1 + (wide ? LANGUAGE_POSITIONS : 0), facts: factsOf(slot.common) })
+        positions.push({ index: at + 1 + (wide ? LANGUAGE_POSITIONS : 0), facts: factsOf(booklet, slot.common) })
         return
       }
       const item = language === null ? null : slot[language]
       const index = wide && language === 'espanhol' ? at + 1 + LANGUAGE_POSITIONS : at + 1
-      positions.push(item === null ? { index, reason: 'no-parameters' } : { index, facts: factsOf(item) })
+      positions.push(item === null ? { index, reason: 'no-parameters' } : { index, facts: factsOf(booklet, item) })
       if (wide) positions.push({ index: language === 'espanhol' ? at + 1 : at + 1 + LANGUAGE_POSITIONS, reason: 'not-taken-language' })
     })
     form = areaForm(booklet.area, positions)
@@ -118,8 +119,9 @@ function codePointCount (text: string): number {
   return count
 }
 
-function factsOf (item: ScoringItem): ItemFacts {
-  return { item: item.item, key: item.key, excluded: item.abandoned, irt: item.irt }
+/** An item of a booklet: its skill is a habilidade of the booklet's area. */
+function factsOf (booklet: ScoringBooklet, item: ScoringItem): ItemFacts {
+  return { item: item.item, key: item.key, excluded: item.abandoned, irt: item.irt, skill: item.skill === null ? null : skillCode(booklet.area, item.skill) }
 }
 
 export function isSheetProblem (value: SheetScore | SheetProblem): value is SheetProblem {

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type { Catalog, Exam } from '../../data/catalog.ts'
+import type { Question } from '../../data/record-schemas.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
-import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
@@ -15,6 +16,7 @@ export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 export const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
 
 const NEWLINE = Buffer.from('\n')
+const NEWLINE_PART = storedPart(NEWLINE)
 
 /** Which exams an export holds: those of the years and applications asked for (all when not asked). */
 export interface ExportSelection {
@@ -24,6 +26,11 @@ export interface ExportSelection {
   readonly applications?: ReadonlySet<Application> | undefined
   /** The `year` value as asked (`1999-2004`), for the name of an export that holds nothing. */
   readonly yearAsked?: string | undefined
+  /**
+   * Which records of those exams to hold (the record filters, `skill` and `difficulty`), and the
+   * normalized form of those filters (their key); undefined for every record.
+   */
+  readonly records?: { readonly key: string, readonly matches: (question: Question) => boolean } | undefined
 }
 
 /**
@@ -83,6 +90,9 @@ export class PreparedExport {
     const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
     // Nothing to keep: its name repeats what was asked, which has no bound (any range of years).
     if (exams.length === 0) return new PreparedBody(Buffer.alloc(0), { contentType: EXPORT_CONTENT_TYPE, headers })
+    if (selection.records !== undefined) {
+      return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
+    }
     const kept = single ? this.#single.get(key) : this.#multi.get(key)
     if (kept !== undefined) return kept
     const gzipParts = () => exams.map((exam) => this.#partOf(exam))
@@ -124,6 +134,27 @@ export class PreparedExport {
       if (!this.#examParts.has(exam)) this.#examParts.set(exam, part)
     }))
     await this.body({}).compressOffLoop()
+  }
+
+  /**
+   * The lines of the records of `exams` that `records` holds: made for one request (its gzip from
+   * the records' deflated parts), then kept among the several-exam exports.
+   */
+  #someRecords (exams: readonly Exam[], records: NonNullable<ExportSelection['records']>, key: string, headers: Record<string, string>): PreparedBody {
+    const kept = this.#multi.get(key)
+    if (kept !== undefined) return kept
+    const bodies = exams.flatMap((exam) => exam.questions.filter(records.matches)).map((question) => this.#prepared.question(question))
+    const body = new PreparedBody(bodies.flatMap((line) => [line.raw, NEWLINE]), {
+      contentType: EXPORT_CONTENT_TYPE,
+      etag: strongEtagOf(`${key}|${bodies.map((line) => line.etag).join('')}`),
+      effort: 'once',
+      gzipParts: () => bodies.flatMap((line) => [line.deflatedPart, NEWLINE_PART]),
+      brotli: false,
+      headers
+    })
+    // An empty body has size 0, which the size-bounded cache refuses; it costs nothing to make again.
+    if (body.byteLength > 0) this.#multi.set(key, body)
+    return body
   }
 
   /** An exam's lines compressed on their own, once: a part of the gzip of every export that holds the exam. */

@@ -4,7 +4,7 @@ import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder } from '../../data/finding/question-finder.ts'
 import { filtersKey, type QuestionFilters } from '../../data/finding/question-filters.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/finding/random-draw.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, describeValue } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../schemas/finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
 import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
@@ -12,7 +12,9 @@ import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
 import { RecentKeys } from './recent-keys.ts'
 import { NO_STORE } from '../response-headers.ts'
-import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type RandomQuestionsQuery } from '../schemas/finding.ts'
+import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, type PracticeQuery, type RandomQuestionsQuery, ExportQuerySchema, PracticeQuerySchema } from '../schemas/finding.ts'
+import { PRACTICE_COUNT_DEFAULT, PRACTICE_COUNT_MAX, PracticeDrawer, SCORE_MAX, SCORE_MIN, type PracticeDraw } from '../../data/scores/practice-draw.ts'
+import { AREAS, DISCIPLINE_OF_AREA, type Area } from '../../data/record-schemas.ts'
 
 /** Seeded draws kept by normalized request, with their compressed forms. */
 const DRAW_CACHE_BYTES = 8 * 1024 * 1024
@@ -21,6 +23,17 @@ const DRAW_ENTRY_OVERHEAD_BYTES = 256
 /** Lists of matching records kept by normalized filters (references to records, a hundred or so full lists), so paging through one search searches once. */
 const MATCH_CACHE_REFERENCES = 256 * 1024
 const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
+
+/**
+ * The values of the parameters an endpoint's schema takes: what Fastify hands over holds every
+ * parameter the request named (cache-busters, filters of other endpoints), the fast path only the
+ * schema's, and both must read the same.
+ */
+function parametersOf (query: Readonly<Record<string, string | undefined>>, schema: { properties: object }): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema.properties).map((name) => [name, query[name]]))
+}
+
+const AREA_OF_DISCIPLINE: ReadonlyMap<string, Area> = new Map(AREAS.map((area) => [DISCIPLINE_OF_AREA[area], area]))
 
 /**
  * The prepared body of each request of the endpoints that find questions across exams, from
@@ -51,6 +64,7 @@ export class QuestionFinderAnswers {
 
   /** Normalized requests asked for lately: what is asked for once is not kept. */
   readonly #repeats = new RecentKeys()
+  readonly #practice: PracticeDrawer
 
   /** `filters`: FINDING_FILTERS, unless a test gives its own table (with a finder that tests what it adds). */
   constructor (catalog: Catalog, prepared: PreparedCatalog, finder: QuestionFinder = new QuestionFinder(catalog), filters: FindingFilterTable = FINDING_FILTERS) {
@@ -58,6 +72,7 @@ export class QuestionFinderAnswers {
     this.#prepared = prepared
     this.#export = new PreparedExport(catalog, prepared)
     this.#filters = filters
+    this.#practice = new PracticeDrawer(finder)
     this.#held = {
       years: this.#export.years,
       disciplines: new Set(catalog.listExams().flatMap((exam) => exam.disciplineSlugs)),
@@ -99,10 +114,7 @@ export class QuestionFinderAnswers {
   random (query: RandomQuestionsQuery): PreparedBody {
     const count = query.count === undefined ? COUNT_DEFAULT : Number(query.count)
     if (count < 1 || count > COUNT_MAX) throw new ApiError(422, `count must be between 1 and ${COUNT_MAX}, got ${count}`)
-    const requestedSeed = query.seed === undefined ? undefined : Number(query.seed)
-    if (requestedSeed !== undefined && (requestedSeed < 0 || requestedSeed > SEED_MAX)) {
-      throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${requestedSeed}`)
-    }
+    const requestedSeed = this.#seedOf(query.seed)
     const { filters, key } = this.#filtersOf(query)
     if (requestedSeed === undefined) return this.#draw(filters, key, count, pickSeed(), { cacheControl: NO_STORE })
     const drawKey = `${key}|${count}|${requestedSeed}`
@@ -114,6 +126,40 @@ export class QuestionFinderAnswers {
     return body
   }
 
+  /** GET /v1/questions/practice. Without `seed`, a fresh draw that is not kept and says `no-store`; with one, kept like a seeded random draw. */
+  practice (query: PracticeQuery): PreparedBody {
+    const area = AREA_OF_DISCIPLINE.get(query.discipline)
+    if (area === undefined) throw new ApiError(422, `discipline ${describeValue(query.discipline)} is not the discipline of an INEP area: practice takes ${AREAS.map((known) => DISCIPLINE_OF_AREA[known]).join(', ')}`)
+    const score = Number(query.score)
+    if (score < SCORE_MIN || score > SCORE_MAX) throw new ApiError(422, `score must be between ${SCORE_MIN} and ${SCORE_MAX}, got ${score}`)
+    const count = query.count === undefined ? PRACTICE_COUNT_DEFAULT : Number(query.count)
+    if (count < 1 || count > PRACTICE_COUNT_MAX) throw new ApiError(422, `count must be between 1 and ${PRACTICE_COUNT_MAX}, got ${count}`)
+    const requestedSeed = this.#seedOf(query.seed)
+    // `discipline` names the area, read above; the other filters are the schema's, read by the table.
+    const filters = readFilters(parametersOf({ ...query, discipline: undefined }, PracticeQuerySchema), this.#held, this.#filters)
+    const draw = (seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}) => this.#practiceBody(this.#practice.draw({ area, score, count, seed, filters }), options)
+    if (requestedSeed === undefined) return draw(pickSeed(), { cacheControl: NO_STORE })
+    const drawKey = `practice|${area}|${score}|${count}|${requestedSeed}|${filtersKey(filters)}`
+    const cached = this.#draws.get(drawKey)
+    if (cached !== undefined) return cached
+    if (!this.#repeats.seenBefore(drawKey)) return draw(requestedSeed)
+    const body = draw(requestedSeed, { effort: 'fast' })
+    this.#draws.set(drawKey, body)
+    return body
+  }
+
+  /** A practice draw as the contract's body, the questions from their prepared bytes. */
+  #practiceBody ({ seed, target, questions }: PracticeDraw, options: { cacheControl?: string, effort?: CompressionEffort }): PreparedBody {
+    return this.#prepared.list(`{"seed":${seed},"target":${JSON.stringify(target)},"questions":[`, questions, { effort: 'once', ...options })
+  }
+
+  /** A `seed` value range checked (422), or undefined when none was given. */
+  #seedOf (value: string | undefined): number | undefined {
+    const seed = value === undefined ? undefined : Number(value)
+    if (seed !== undefined && (seed < 0 || seed > SEED_MAX)) throw new ApiError(422, `seed must be between 0 and ${SEED_MAX}, got ${seed}`)
+    return seed
+  }
+
   /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`; made for one request unless `effort` says it is kept. */
   #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
     return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'once', ...options })
@@ -122,8 +168,13 @@ export class QuestionFinderAnswers {
   /** GET /v1/export/questions.jsonl */
   exportQuestions (query: ExportQuery): PreparedBody {
     // Read by the same filter definitions as /v1/questions (FINDING_FILTERS), so the two cannot differ.
-    const { years, applications } = readFilters({ year: query.year, application: query.application }, this.#held, this.#filters)
-    return this.#export.body({ years: years === undefined ? undefined : [...years].sort((a, b) => a - b), applications, yearAsked: query.year })
+    const { years, applications, ...records } = readFilters(parametersOf(query, ExportQuerySchema), this.#held, this.#filters)
+    return this.#export.body({
+      years: years === undefined ? undefined : [...years].sort((a, b) => a - b),
+      applications,
+      yearAsked: query.year,
+      records: Object.keys(records).length === 0 ? undefined : { key: filtersKey(records), matches: this.#finder.recordMatcher(records) }
+    })
   }
 
   /**

@@ -63,6 +63,8 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
 function fromValidationError (error: FastifyError, request: FastifyRequest): ApiError {
   const first = error.validation?.[0]
   const context = error.validationContext === 'params' ? 'path' : 'query'
+  const missing = (first?.params as { requiredProperties?: unknown } | undefined)?.requiredProperties
+  if (first?.keyword === 'required' && Array.isArray(missing)) return new ApiError(400, `${context} parameter ${missing.join(', ')} is required`)
   const source = (error.validationContext === 'params' ? request.params : request.query) as Record<string, unknown>
   const name = first?.instancePath.replace(/^\//, '').split('/')[0] ?? ''
   const value = source?.[name]

@@ -6,6 +6,7 @@ import { endpointUrl } from '../endpoints.ts'
 import { BULK_READS } from '../error-descriptions.ts'
 import { MemoryCounterStore } from '../rate-limit/memory-counter-store.ts'
 import { RequestCounter } from '../rate-limit/request-counter.ts'
+import { referenceMatrix } from '../../data/skills/matriz.ts'
 
 /*
  * Examples for the OpenAPI document, copied from the real dataset (ENEM 2020) so that the
@@ -81,6 +82,7 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
     annulled: false,
     excludedFromScoring: false,
     irt: { a: 4.35472, b: 1.09202, c: 0.14701 },
+    difficulty: 624.7,
     booklet: { code: 597, colour: 'azul' },
     sources: ['itens-prova/ITENS_PROVA_2020.csv', 'items/enem-2020.json']
   }
@@ -94,7 +96,26 @@ export const EXAMPLE_REQUESTS = {
   getQuestion: endpointUrl('getQuestion', { year: '2020', index: '94' }),
   // q="óleos essenciais": a phrase two questions hold, 2020/94 the best match.
   findQuestions: endpointUrl('findQuestions', {}, { q: '"óleos essenciais"', limit: '1' }),
-  randomQuestions: endpointUrl('randomQuestions', {}, { q: '"óleos essenciais"', seed: '1' })
+  randomQuestions: endpointUrl('randomQuestions', {}, { q: '"óleos essenciais"', seed: '1' }),
+  // Seed 6 draws 2020/94 (difficulty 624.7) among the 30 most informative CN items at 625.
+  practiceQuestions: endpointUrl('practiceQuestions', {}, { discipline: 'ciencias-natureza', score: '625', count: '1', seed: '6' }),
+  listSkills: endpointUrl('listSkills')
+}
+
+/** GET /v1/skills on the full dataset, trimmed to CN with its first competência and first skill (the texts are the Matriz's own). */
+function skillsExample (): unknown {
+  const cn = referenceMatrix().areas.find((entry) => entry.area === 'CN')!
+  const [competency] = cn.competencies
+  const [skill] = cn.skills
+  return {
+    areas: [{
+      area: 'CN',
+      discipline: 'ciencias-natureza',
+      name: cn.name,
+      competencies: [competency],
+      skills: [{ code: 'CN-H1', number: skill!.number, competency: skill!.competency, text: skill!.text, questions: 29 }]
+    }]
+  }
 }
 
 export type ExampleOperation = keyof typeof EXAMPLE_REQUESTS
@@ -122,7 +143,9 @@ export function successExamples (publicUrl: string): Record<ExampleOperation, un
     listQuestions: { metadata: { limit: 1, offset: 93, total: 177, hasMore: true }, questions: [question] },
     getQuestion: question,
     findQuestions: { metadata: { limit: 1, offset: 0, total: 2, hasMore: true }, questions: [question] },
-    randomQuestions: { seed: 1, questions: [question] }
+    randomQuestions: { seed: 1, questions: [question] },
+    practiceQuestions: { seed: 6, target: { discipline: 'ciencias-natureza', score: 625, theta: 1.0951 }, questions: [question] },
+    listSkills: skillsExample()
   }
 }
 

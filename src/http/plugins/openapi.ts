@@ -5,8 +5,9 @@ import fastifyPlugin from 'fastify-plugin'
 import { ERROR_CODES, type ErrorStatus } from '../errors.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from './openapi-examples.ts'
-import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, practiceAddress, type Endpoint } from '../endpoints.ts'
 import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
+import { withPractice } from '../answers/score-answers.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { CODE_LICENSE, dataProvenanceEn, dataProvenancePt } from '../data-provenance.ts'
 import type { DataCredit } from '../../data/dataset/dataset-manifest.ts'
@@ -187,7 +188,7 @@ function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApi
     const json = response.content?.['application/json']
     if (code >= 200 && code < 300) {
       response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
-      if (json !== undefined) json.examples = scoreAnswerExamples()
+      if (json !== undefined) json.examples = scoreAnswerExamples((area) => withPractice(area, practiceAddress))
       continue
     }
     if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)

@@ -1,6 +1,8 @@
 import type { TOptional, TSchema } from 'typebox'
 import Type from 'typebox'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
+import { AREAS } from '../../data/record-schemas.ts'
+import { SCORE_MAX, SCORE_MIN } from '../../data/scores/practice-draw.ts'
 import type { QuestionFilters } from '../../data/finding/question-filters.ts'
 import { SEARCH_TEXT_MAX_LENGTH, type SearchQuery } from '../../data/finding/question-search.ts'
 import { ApiError, describeValue } from '../errors.ts'
@@ -8,7 +10,8 @@ import { slugParameter, stringParameter } from './parameters.ts'
 
 /*
  * The filters of the endpoints that find questions across exams (/v1/questions,
- * /v1/questions/random; /v1/export/questions.jsonl takes `year`), one entry per query parameter:
+ * /v1/questions/random; /v1/export/questions.jsonl takes `year`, `application`, `skill` and
+ * `difficulty`, /v1/questions/practice `year`, `application`, `language` and `skill`), one entry per query parameter:
  * its schema (grammar, description, examples: the 400 and the document) and how a value that
  * follows it becomes QuestionFilters (the 422 where it names nothing the service holds). The
  * query schemas are built from this table (src/http/schemas/finding.ts), the answers read the
@@ -30,6 +33,15 @@ const YEAR_SELECTION_GRAMMAR = `a year (2020), a comma-separated list of years (
  * length past SEARCH_TEXT_MAX_LENGTH is the answer's 422, not a grammar error.
  */
 const SEARCH_TEXT_PATTERN = '^[\\s\\S]+$'
+/** A letter in either case, as a pattern: the skill codes are case-insensitive, and a schema pattern carries no flags. */
+const anyCase = (text: string) => [...text].map((letter) => `[${letter.toUpperCase()}${letter.toLowerCase()}]`).join('')
+const SKILL_ITEM = `(${AREAS.map(anyCase).join('|')})-${anyCase('h')}([1-9]|[12][0-9]|30)`
+export const SKILL_SELECTION_PATTERN = `^${SKILL_ITEM}(,${SKILL_ITEM})*$`
+/** Every code of the Matriz once, with commas, fits. */
+const SKILL_SELECTION_MAX_LENGTH = 1000
+/** A number of the score scale: up to 4 digits, up to 2 decimals. */
+const SCALE_NUMBER = '(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?'
+export const DIFFICULTY_RANGE_PATTERN = `^(${SCALE_NUMBER}-(${SCALE_NUMBER})?|-${SCALE_NUMBER})$`
 
 /** What the service holds, against which a filter value is checked (422 when it names nothing held). */
 export interface HeldValues {
@@ -112,7 +124,39 @@ export const FINDING_FILTERS = {
   hasImages: findingFilter(booleanParameter('Whether the question shows any image (in `files`, an alternative\'s `file`, or inside `context`)', ['false', 'true']),
     (value) => ({ hasImages: value === 'true' })),
   annulled: findingFilter(booleanParameter('Whether INEP annulled the question (a question without official data counts as not annulled)', ['false', 'true']),
-    (value) => ({ annulled: value === 'true' }))
+    (value) => ({ annulled: value === 'true' })),
+  // No range: a code of the Matriz that no record has selects nothing (GET /v1/skills lists them with their counts).
+  skill: findingFilter(stringParameter({
+    pattern: SKILL_SELECTION_PATTERN,
+    maxLength: SKILL_SELECTION_MAX_LENGTH,
+    grammar: 'a skill code of INEP\'s Matriz (LC-H1 … MT-H30, any case) or a comma-separated list of them',
+    description: 'Only questions of these skills (habilidades of INEP\'s Matriz de Referência, `inep.area` and `inep.skill`): a code `CN-H17` or a list (`MT-H21,MT-H22`), any case. `/v1/skills` lists them. A question without a skill matches none',
+    examples: ['MT-H21', 'lc-h5,LC-H6']
+  }), (value) => ({ skills: new Set(value.toUpperCase().split(',')) })),
+  difficulty: findingFilter(stringParameter({
+    pattern: DIFFICULTY_RANGE_PATTERN,
+    maxLength: 20,
+    grammar: 'MIN-MAX on the score scale, either end optional (600-700, 600-, -450), numbers with up to 2 decimals',
+    range: `both ends within ${SCORE_MIN}–${SCORE_MAX}, the minimum not above the maximum`,
+    description: `Only questions whose \`inep.difficulty\` (the item's \`b\` on its area's score scale, ${SCORE_MIN}–${SCORE_MAX}) lies in this inclusive range: \`600-700\`, \`600-\` (at least 600), \`-450\` (at most 450). A question without parameters matches none`,
+    examples: ['600-700', '600-', '-450']
+  }), (value) => ({ difficulty: readDifficultyRange(value) }))
+}
+
+/**
+ * The range a `difficulty` value (already following its grammar) asks for; 422 for an end past the
+ * scale or a minimum above the maximum.
+ * @example readDifficultyRange('600-') // [600, Infinity]
+ */
+export function readDifficultyRange (value: string): readonly [number, number] {
+  const [minText, maxText] = value.split('-') as [string, string]
+  const min = minText === '' ? Number.NEGATIVE_INFINITY : Number(minText)
+  const max = maxText === '' ? Number.POSITIVE_INFINITY : Number(maxText)
+  for (const end of [min, max]) {
+    if (Number.isFinite(end) && end > SCORE_MAX) throw new ApiError(422, `difficulty ends must be between ${SCORE_MIN} and ${SCORE_MAX}, got ${describeValue(value)}`)
+  }
+  if (min > max) throw new ApiError(422, `difficulty range ${describeValue(value)} has its minimum above its maximum`)
+  return [min, max]
 }
 
 /** The filters as optional query parameters of an object schema, in the table's order. */

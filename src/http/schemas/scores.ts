@@ -2,6 +2,7 @@ import Type from 'typebox'
 import { AreaSchema, LetterSchema } from '../../data/record-schemas.ts'
 import { isSheetProblem, SheetScorer } from '../../data/scores/sheet-scores.ts'
 import { AREA_BLOCK } from '../../data/official/exam-layout.ts'
+import type { AreaScore } from '../../data/scores/area-scoring.ts'
 import { describeValue } from '../errors.ts'
 import { firstError } from './first-error.ts'
 
@@ -33,13 +34,16 @@ export const SCORE_REQUEST_EXAMPLES = {
   answerSheetWide: { summary: "A linguagens sheet in the microdata's 50-character form (2019's blue LC booklet)", value: WIDE_SHEET_EXAMPLE }
 }
 
-/** The answers to the answer-sheet examples, computed from the committed booklets (the practice run's needs the dataset). */
-export function scoreAnswerExamples (): Record<string, { summary: string, value: unknown }> {
+/**
+ * The answers to the answer-sheet examples, computed from the committed booklets (the practice run's
+ * needs the dataset); `answerOfArea` writes an area's score as the answer does (with its practice address).
+ */
+export function scoreAnswerExamples (answerOfArea: (area: AreaScore) => unknown): Record<string, { summary: string, value: unknown }> {
   const sheets = new SheetScorer()
   const answerOf = (request: typeof SHEET_EXAMPLE & { language?: string }) => {
     const result = sheets.score(request)
     if (isSheetProblem(result)) throw new Error(`the example sheet cannot be scored: ${result.message}`)
-    return { year: request.year, application: null, booklet: result.booklet, method: 'inep-3pl-eap', areas: result.area === null ? [] : [result.area] }
+    return { year: request.year, application: null, booklet: result.booklet, method: 'inep-3pl-eap', areas: result.area === null ? [] : [answerOfArea(result.area)] }
   }
   return {
     answerSheet: { summary: SCORE_REQUEST_EXAMPLES.answerSheet.summary, value: answerOf(SHEET_EXAMPLE) },
@@ -90,7 +94,13 @@ export const AreaScoreSchema = Type.Object({
   standardError: Type.Number({ description: 'Posterior standard deviation of θ, to 4 decimals' }),
   correct: Type.Integer({ minimum: 0, description: 'Counted items answered right' }),
   scored: Type.Integer({ minimum: 0, description: 'Items counted' }),
-  leftOut: Type.Array(LeftOutSchema, { description: 'Positions that do not count, by index' })
+  leftOut: Type.Array(LeftOutSchema, { description: 'Positions that do not count, by index' }),
+  skills: Type.Array(Type.Object({
+    code: Type.String({ description: 'The skill (habilidade of INEP\'s Matriz; `/skills` gives its text)', examples: ['MT-H21'] }),
+    scored: Type.Integer({ minimum: 1, description: 'Counted items of this skill' }),
+    correct: Type.Integer({ minimum: 0, description: 'Of those, answered right' })
+  }, { title: 'SkillOutcome' }), { description: 'Each skill of the area\'s counted items, by number (items without a skill are in none)' }),
+  practice: Type.String({ description: 'The address of the practice draw at this score (`/questions/practice`): questions that best measure a candidate of this score in this area', examples: ['/v1/questions/practice?discipline=matematica&score=612'] })
 }, { title: 'AreaScore', description: 'The score of one area' })
 
 export const ScoreAnswerSchema = Type.Object({

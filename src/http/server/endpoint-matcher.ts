@@ -39,6 +39,8 @@ interface Matcher {
   readonly segments: readonly Segment[]
   /** Query parameters by name: their grammar, or null when the schema gives none the fast path can check. */
   readonly query: ReadonlyMap<string, Grammar | null>
+  /** Query parameters the schema requires: a request without one is Fastify's 400. */
+  readonly required: readonly string[]
 }
 
 /** The grammar of a string schema with a pattern; undefined for anything else. */
@@ -82,7 +84,7 @@ function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Ma
     if (!checkable) continue
     const query = new Map(Object.entries(endpoint.querystring.properties).map(([name, schema]) => [name, grammarOf(schema) ?? null]))
     const list = byCount.get(segments.length) ?? []
-    list.push({ endpoint, segments, query })
+    list.push({ endpoint, segments, query, required: endpoint.querystring.required ?? [] })
     byCount.set(segments.length, list)
   }
   const literals = (matcher: Matcher) => matcher.segments.filter((segment) => segment.literal !== null).length
@@ -161,7 +163,7 @@ export class EndpointMatcher {
    * The endpoint a target names (its path relative to API_BASE, starting with '/', and its query),
    * with its values; undefined when no endpoint's path matches or when its query is not one to
    * answer here (a value off the grammar, a repeated or bare parameter, malformed encoding, an odd
-   * unknown name, a parameter whose schema has no pattern).
+   * unknown name, a parameter whose schema has no pattern, a required parameter missing).
    * @example new EndpointMatcher(ENDPOINTS).match('/exams/2020/questions?limit=5')?.query // { limit: '5' }
    */
   match (target: string): EndpointMatch | undefined {
@@ -177,7 +179,8 @@ export class EndpointMatcher {
       const params = matchPath(matcher, segments)
       if (params === undefined) continue
       const values = parseQuery(query, matcher.query)
-      return values === undefined ? undefined : { endpoint: matcher.endpoint, params, query: values }
+      if (values === undefined || matcher.required.some((name) => !Object.hasOwn(values, name))) return undefined
+      return { endpoint: matcher.endpoint, params, query: values }
     }
     return undefined
   }

@@ -37,7 +37,7 @@ test('the committed table gives every ordered booklet\'s items, keys, abandonmen
         const entry = scoring.slots[at]!
         for (const row of slot.items) {
           const item = 'common' in entry ? entry.common : entry[row.language!]
-          assert.deepEqual(item, { item: row.item, key: row.key, abandoned: row.abandoned, irt: row.irt }, `${year} booklet ${booklet.code} slot ${slot.slot}`)
+          assert.deepEqual(item, { item: row.item, key: row.key, abandoned: row.abandoned, irt: row.irt, skill: row.skill }, `${year} booklet ${booklet.code} slot ${slot.slot}`)
         }
       })
     }

@@ -139,6 +139,6 @@ test('2023 MT booklet 1211 leaves out the item without parameters and the annull
 
 test('an area none of whose answered positions has a counted item is not scored, rather than scored at the prior\'s mean', async () => {
   const { areaForm, scoreArea } = await import('../../../src/data/scores/area-scoring.ts')
-  const form = areaForm('MT', [{ index: 1, reason: 'missing' }, { index: 2, facts: { item: 1, key: 'X', excluded: true, irt: null } }])
+  const form = areaForm('MT', [{ index: 1, reason: 'missing' }, { index: 2, facts: { item: 1, key: 'X', excluded: true, irt: null, skill: null } }])
   assert.equal(scoreArea(form, () => 'A'), null)
 })

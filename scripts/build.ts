@@ -13,7 +13,7 @@ import { build } from 'esbuild'
 
 rmSync('dist', { recursive: true, force: true })
 await build({
-  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts' },
+  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts', mcp: 'src/mcp-stdio.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

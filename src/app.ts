@@ -16,15 +16,12 @@ import { installRequestLimits } from './http/server/request-limits.ts'
 import { guardConnections } from './http/server/connection-guard.ts'
 import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/server/http-server-options.ts'
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
-import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
-import { ExamAnswers } from './http/answers/exam-answers.ts'
-import { API_BASE, type AnswerSources, type Endpoint } from './http/endpoints.ts'
+import { answerSources } from './http/answers/answer-sources.ts'
+import { API_BASE, type Endpoint } from './http/endpoints.ts'
 import { EVERY_ANSWER_HEADERS, NO_STORE } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
-import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
-import { ScoreAnswers } from './http/answers/score-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -32,6 +29,8 @@ import { openApi } from './http/plugins/openapi.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
+import { mcpServerFactory } from './mcp/mcp-server.ts'
+import { mcpTransport } from './mcp/http-transport.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
 export interface AppOptions {
@@ -100,8 +99,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, isReady, endpoints }: AppOptions) => {
-  const prepared = new PreparedCatalog(catalog)
-  const sources: AnswerSources = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog) }
+  const { prepared, sources } = answerSources(catalog)
   let requestCounter: RequestCounter | undefined
 
   fastify.setValidatorCompiler(typeBoxValidatorCompiler)
@@ -133,14 +131,16 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints })
-  await fastify.register(async (v1) => {
-    // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
+  await fastify.register(async (counted) => {
+    // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
+    // docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
-      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
-      requestCounter = v1.requestCounter
+      await counted.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl })
+      requestCounter = counted.requestCounter
     }
-    await v1.register(apiRoutes, { sources, endpoints })
-  }, { prefix: API_BASE })
+    await counted.register(apiRoutes, { sources, endpoints, prefix: API_BASE })
+    await counted.register(mcpTransport, { factory: mcpServerFactory({ sources, publicUrl: config.publicUrl, log: fastify.log }), publicUrl: config.publicUrl })
+  })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })

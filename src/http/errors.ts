@@ -123,7 +123,17 @@ function fromValidationError (error: FastifyError, request: FastifyRequest): Api
   const value = source?.[name]
   if (Array.isArray(value)) return new ApiError(400, `${name} was given ${value.length} times; give it once`)
   const schema = error.validationContext === 'params' ? request.routeOptions.schema?.params : request.routeOptions.schema?.querystring
-  const grammar = grammarOfParameter(schema, name)
-  const what = grammar === undefined ? String(first?.message ?? 'is invalid') : `must be ${grammar}`
-  return new ApiError(400, `${context} parameter ${name} ${what}, got ${describeValue(value)}`)
+  return new ApiError(400, grammarProblem(context, name, value, schema, first?.message))
+}
+
+/**
+ * The 400's message for a parameter value off its grammar, naming the parameter, what it must be
+ * and the value. Every caller that checks parameters against the table's schemas words it so (the
+ * routes, the MCP tools).
+ * @example grammarProblem('query', 'limit', 'abc', QuestionListQuerySchema) // 'query parameter limit must be a decimal integer …, got "abc"'
+ */
+export function grammarProblem (context: 'path' | 'query', name: string, value: unknown, parameters: unknown, detail?: string): string {
+  const grammar = grammarOfParameter(parameters, name)
+  const what = grammar === undefined ? (detail ?? 'is invalid') : `must be ${grammar}`
+  return `${context} parameter ${name} ${what}, got ${describeValue(value)}`
 }

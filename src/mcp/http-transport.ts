@@ -36,7 +36,15 @@ const McpMessageSchema = Type.Unknown({ description: 'One JSON-RPC 2.0 message o
  */
 export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }: McpTransportOptions): Promise<void> {
   const allowedHostnames = [...new Set([new URL(publicUrl).hostname.toLowerCase(), ...localhostAllowedHostnames()])]
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    // No tool sends a message before its result, so every answer is one JSON body ('json' would say so on stderr at every start).
+    responseMode: 'auto',
+    // No subscription stream: one would be a connection held per client, and no list here ever changes.
+    maxSubscriptions: 0,
+    maxRequestBodySize: MCP_ENDPOINT.bodyLimit,
+    onerror: (error) => { app.log.warn({ err: error }, 'MCP request refused') }
+  })
   app.addHook('onClose', async () => { await modern.close() })
 
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {

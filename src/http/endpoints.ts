@@ -235,5 +235,8 @@ export const MCP_ENDPOINT = {
     'The body is one JSON-RPC message (no batch) of at most 16 KiB; an `Origin` or `Host` other than this server\'s own or loopback is refused (403, DNS-rebinding protection). ' +
     'Counted against the same rate limit as `/v1`. Point an MCP client at this address; the answers are JSON-RPC, not the API\'s error body, except for the refusals before the protocol (403, 405, 413, 415, 429).',
   tags: ['MCP'],
-  bodyLimit: 16 * 1024
-} as const
+  /** The bound of every body the API reads (POST /v1/scores has the same). */
+  bodyLimit: SCORES_BODY_LIMIT,
+  /** The API's own refusals, before the protocol answers (with the error body of every endpoint). */
+  errors: [403, 413, 415, 429, 500]
+} as const satisfies { errors: readonly ErrorStatus[] } & Record<string, unknown>

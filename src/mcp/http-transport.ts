@@ -4,9 +4,11 @@ import {
 } from '@modelcontextprotocol/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
-import { MCP_ENDPOINT } from '../http/endpoints.ts'
+import { ENDPOINTS, MCP_ENDPOINT } from '../http/endpoints.ts'
+import { errorDescriptions } from '../http/error-descriptions.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
 import { NO_STORE } from '../http/response-headers.ts'
+import { errorResponses } from '../http/schemas/openapi-responses.ts'
 
 export interface McpTransportOptions {
   /** The MCP server of one request (./mcp-server.ts). */
@@ -17,6 +19,7 @@ export interface McpTransportOptions {
 
 /** The body the route reads: one JSON-RPC message, which the SDK checks (its JSON-RPC errors are the protocol's answers). */
 const McpMessageSchema = Type.Unknown({ description: 'One JSON-RPC 2.0 message of the Model Context Protocol (a request such as `initialize`, `tools/list`, `tools/call`, or a notification)' })
+const McpAnswerSchema = Type.Unknown({ description: 'The JSON-RPC 2.0 response to the message (HTTP 202 and no body for a notification)' })
 
 /**
  * POST /mcp: the Model Context Protocol's Streamable HTTP transport on the API's own server,
@@ -64,7 +67,8 @@ export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }
       summary: MCP_ENDPOINT.summary,
       description: MCP_ENDPOINT.description,
       tags: [...MCP_ENDPOINT.tags],
-      body: McpMessageSchema
+      body: McpMessageSchema,
+      response: { 200: McpAnswerSchema, ...errorResponses(errorDescriptions(ENDPOINTS), MCP_ENDPOINT.errors) }
     },
     bodyLimit: MCP_ENDPOINT.bodyLimit,
     onRequest: (request, _reply, done) => {

@@ -5,7 +5,7 @@ import fastifyPlugin from 'fastify-plugin'
 import { ERROR_CODES, type ErrorStatus } from '../errors.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from '../schemas/examples.ts'
-import { API_BASE, ENDPOINTS, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, MCP_ENDPOINT, type Endpoint } from '../endpoints.ts'
 import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
 import { CODE_LICENSE, DATA_PROVENANCE_EN, DATA_PROVENANCE_PT } from '../data-provenance.ts'
@@ -61,7 +61,8 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
       tags: [
         { name: 'Exams', description: 'The exams: one per year of application, with their disciplines and foreign languages.' },
         { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' },
-        { name: 'Scores', description: 'ENEM scores computed the way INEP computes them, from a practice run or an answer sheet.' }
+        { name: 'Scores', description: 'ENEM scores computed the way INEP computes them, from a practice run or an answer sheet.' },
+        { name: 'MCP', description: 'The Model Context Protocol endpoint, for AI assistants: the same data as tools.' }
       ],
       components: { headers: HEADERS, parameters: PARAMETERS, responses: { NotModified: NOT_MODIFIED } }
     },
@@ -130,7 +131,13 @@ function finishDocument<T extends JsonObject> (document: T, options: OpenApiOpti
     const operation = pathItem.get
     if (isOperation(operation)) finishOperation(operation, examples, options)
     const post = pathItem.post
-    if (isOperation(post)) finishPostOperation(post, options)
+    if (isOperation(post) && post.operationId === MCP_ENDPOINT.operationId) {
+      finishMcpOperation(post, options)
+      // Outside /v1: the path is relative to the server's root, not to the document's server.
+      pathItem.servers = [{ url: options.publicUrl, description: 'This server (the MCP endpoint is not under /v1)' }]
+    } else if (isOperation(post)) {
+      finishPostOperation(post, options)
+    }
   }
   const components = isObject(document.components) ? document.components : {}
   const schemas = isObject(components.schemas) ? components.schemas : {}
@@ -185,6 +192,24 @@ function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApi
     if (code >= 200 && code < 300) {
       response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
       if (json !== undefined) json.examples = scoreAnswerExamples()
+      continue
+    }
+    if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
+  }
+}
+
+/** A tools/call of the MCP endpoint, and its answer, for the document. */
+const MCP_EXAMPLE_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: 2020, index: 94 } } }
+
+/** POST /mcp: a JSON-RPC example body; answers are no-store and counted; the refusals before the protocol carry the API's error body. */
+function finishMcpOperation (operation: OperationObject, { publicUrl }: OpenApiOptions): void {
+  const requestBody = operation.requestBody
+  const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined
+  if (isObject(media)) media.example = MCP_EXAMPLE_CALL
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const code = Number(status)
+    if (code >= 200 && code < 300) {
+      response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
       continue
     }
     if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
@@ -270,7 +295,7 @@ ${DATA_PROVENANCE_EN}
 
 ## Endpoints
 
-${endpointList(endpoints)}
+${endpointList(endpoints, publicUrl)}
 
 ## Errors
 
@@ -279,13 +304,13 @@ Every error answers \`{"error": {"code", "message", "docUrl"}}\`: \`code\` is on
 ${errorSection(endpoints)}`
 }
 
-/** One line per endpoint of the table: method, path (relative to the base address), summary, parameters. */
-function endpointList (endpoints: readonly Endpoint[]): string {
-  return endpoints.map((endpoint) => {
+/** One line per endpoint of the table: method, path (relative to the base address), summary, parameters; then the MCP endpoint's. */
+function endpointList (endpoints: readonly Endpoint[], publicUrl: string): string {
+  return [...endpoints.map((endpoint) => {
     const path = endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')
     const query = Object.keys(endpoint.querystring.properties).map((name) => `\`${name}\``)
-    return `- \`GET ${path}\`: ${endpoint.summary}.${query.length === 0 ? '' : ` Query: ${query.join(', ')}.`}`
-  }).join('\n')
+    return `- \`${endpoint.method} ${path}\`: ${endpoint.summary}.${query.length === 0 ? '' : ` Query: ${query.join(', ')}.`}`
+  }), `- \`POST ${publicUrl}${MCP_ENDPOINT.path}\` (outside \`/v1\`): ${MCP_ENDPOINT.summary}. Point an MCP client (Streamable HTTP) at it.`].join('\n')
 }
 
 /** One heading per error code; the page turns each into the anchor `docPathFor(code)` points at. */

@@ -16,7 +16,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
  * `npm run bench`: our production build against a bare node:http server answering the very same
  * bytes from memory (the ceiling), with the same load generator, alternating between the two so
  * that whatever else the machine is doing falls on both alike. Every figure is a median of runs.
- * See the README's "Performance" section for how to read the table.
+ * bench/results.md says how to read the table.
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

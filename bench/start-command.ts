@@ -3,7 +3,7 @@ import path from 'node:path'
 
 /**
  * The command `npm start` runs, read from package.json, so that the bench and the soak start the
- * server exactly as production does (the same V8 flags; the README's "Memory" says why they are there).
+ * server exactly as production does (the same V8 flags; docs/operations.md's "Memory" says why they are there).
  * @example const [command, ...args] = startCommand(root) // ['node', '--max-semi-space-size=8', ..., 'dist/server.js']
  */
 export function startCommand (root: string): string[] {

@@ -57,7 +57,7 @@ if (canBuild()) {
 }
 
 if (missing.length > 0) {
-  process.stderr.write(`${missing.join(' and ')} missing, and the build tools are not installed (npm ci --omit=dev): build once with them, e.g. \`npm ci && npm run build && npm prune --omit=dev\`, or run the container image (README, "Deploying")\n`)
+  process.stderr.write(`${missing.join(' and ')} missing, and the build tools are not installed (npm ci --omit=dev): build once with them, e.g. \`npm ci && npm run build && npm prune --omit=dev\`, or run the container image (docs/operations.md, "Container")\n`)
   process.exit(1)
 }
 process.stderr.write('dist/ is older than the sources and the build tools are not installed (npm ci --omit=dev): running the existing build; run `npm run build` with the dev dependencies to update it\n')

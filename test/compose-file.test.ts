@@ -75,8 +75,8 @@ test('the proxy health-checks /readyz more often than the drain delay lasts, ret
   assert.deepEqual(upstreams, apiNames.map((name) => `${name}:3000`))
 })
 
-test('the dataset is mounted read-only, and compose.yaml and the README say it must be readable by uid 1000', () => {
+test('the dataset is mounted read-only, and compose.yaml and docs/operations.md say it must be readable by uid 1000', () => {
   for (const name of apiNames) assert.ok(services[name]!.volumes!.some((volume) => volume.endsWith(':/data:ro')), name)
   assert.ok(/readable[^\n]*\n?[^\n]*uid 1000/.test(readFileSync(new URL('../compose.yaml', import.meta.url), 'utf8')), 'compose.yaml says so')
-  assert.ok(/readable by uid 1000/.test(readFileSync(new URL('../README.md', import.meta.url), 'utf8')), 'the README says so')
+  assert.ok(/readable by uid 1000/.test(readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8')), 'docs/operations.md says so')
 })

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
 /*
- * A production install as the README describes it: the repository's files, `npm ci --omit=dev`
+ * A production install as docs/operations.md describes it: the repository's files, `npm ci --omit=dev`
  * (no tsx, no esbuild) and the dist/ built once elsewhere. `npm start` and `npm run check-data`
  * must work there; without dist/, `npm start` must say in one line what to do.
  */

@@ -1,20 +1,27 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { API_BASE, ENDPOINTS } from '../src/http/endpoints.ts'
 import type { InjectOptions } from 'fastify'
 import { build, FULL_DATA_DIR } from './helper.ts'
 
 /*
- * What the README tells a newcomer to type, run against what they get: the built-in sample (what
- * `npm start` serves), and the full dataset too when the run has one. Every curl of its shell
- * blocks must answer as it says: a shown output must be the answer, and a search, a filter, a
- * draw or an export must find something (an empty answer would tell the reader nothing).
+ * What the README and the documents of docs/ tell a reader to type, run against what they get: the
+ * built-in sample (what `npm start` serves), and the full dataset too when the run has one. Every
+ * curl of their shell blocks must answer as they say: a shown output must be the answer, and a
+ * search, a filter, a draw or an export must find something (an empty answer would tell the reader
+ * nothing). Their links to each other must lead somewhere.
  */
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const REPO = fileURLToPath(new URL('..', import.meta.url))
+const DOCUMENTS = ['README.md', ...readdirSync(path.join(REPO, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)]
+const TEXTS = new Map(DOCUMENTS.map((document) => [document, readFileSync(path.join(REPO, document), 'utf8')]))
 const README_ORIGIN = 'http://localhost:3000'
 
 interface Example {
+  /** The document that shows it (README.md, docs/api.md, ...). */
+  document: string
   line: string
   path: string
   /** The output the README shows under it, if any (a `$ curl` line followed by its answer). */
@@ -27,15 +34,15 @@ interface Example {
   body?: string
 }
 
-function readmeExamples (): Example[] {
+function documentExamples (document: string, text: string): Example[] {
   const examples: Example[] = []
-  for (const block of README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)) {
+  for (const block of text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)) {
     // A command continued with a backslash is one line.
     const lines = block[1]!.replace(/\\\n\s*/g, '').split('\n')
     lines.forEach((line, i) => {
       const url = /curl [^']*'(http:\/\/localhost:3000[^']*)'|curl (?:-\S+ )*(http:\/\/localhost:3000\S*)/.exec(line)
       if (url === null) return
-      const example: Example = { line, path: (url[1] ?? url[2]!).slice(README_ORIGIN.length) }
+      const example: Example = { document, line, path: (url[1] ?? url[2]!).slice(README_ORIGIN.length) }
       const data = / -d '([^']*)'/.exec(line)
       if (data !== null) example.body = data[1]
       const next = lines[i + 1]
@@ -50,7 +57,39 @@ function readmeExamples (): Example[] {
   return examples
 }
 
-const EXAMPLES = readmeExamples()
+const EXAMPLES = [...TEXTS].flatMap(([document, text]) => documentExamples(document, text))
+
+test('the README and every document of docs/ are read, and the README and the API reference show curl examples', () => {
+  for (const document of ['README.md', 'docs/api.md', 'docs/data.md', 'docs/operations.md', 'docs/development.md']) {
+    assert.ok(TEXTS.has(document), `${document} is read`)
+  }
+  for (const document of ['README.md', 'docs/api.md']) {
+    assert.ok(EXAMPLES.some((example) => example.document === document), `${document} has curl examples`)
+  }
+})
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf (heading: string): string {
+  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+}
+
+test('every relative link of the README and docs/ leads to a file of the repository, and its #anchor to a heading there', () => {
+  let links = 0
+  for (const [document, text] of TEXTS) {
+    for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1]!
+      if (/^[a-z]+:/.test(target)) continue
+      links++
+      const [file, anchor] = target.split('#') as [string, string | undefined]
+      const resolved = file === '' ? path.join(REPO, document) : path.resolve(path.dirname(path.join(REPO, document)), file)
+      assert.ok(existsSync(resolved), `${document} links to ${target}, which does not exist`)
+      if (anchor === undefined) continue
+      const headings = [...readFileSync(resolved, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((heading) => anchorOf(heading[1]!))
+      assert.ok(headings.includes(anchor), `${document} links to ${target}: no such heading (${headings.join(', ')})`)
+    }
+  }
+  assert.ok(links > 0, 'the documents link to each other')
+})
 
 /** The request an example's curl sends: a GET, or a POST of its JSON body. */
 function requestOf (example: Example): InjectOptions {
@@ -59,7 +98,7 @@ function requestOf (example: Example): InjectOptions {
     : { method: 'POST', url: example.path, headers: { 'content-type': 'application/json' }, payload: example.body }
 }
 
-test('the README has curl examples of every endpoint of the table', () => {
+test('the README and docs/ have curl examples of every endpoint of the table', () => {
   for (const endpoint of ENDPOINTS) {
     const pattern = new RegExp(`^${API_BASE}${endpoint.path.replace(/:\w+/g, '[^/?]+').replaceAll('.', '\\.')}(\\?|$)`)
     assert.ok(EXAMPLES.some((example) => pattern.test(example.path)), `an example of ${endpoint.path}`)
@@ -70,10 +109,10 @@ const DATASETS: Array<[name: string, dataDir: string | undefined]> = [['the buil
 if (FULL_DATA_DIR !== undefined) DATASETS.push(['the full dataset', FULL_DATA_DIR])
 
 for (const [name, dataDir] of DATASETS) {
-  describe(`every README curl example answers as the README says, on ${name}`, async () => {
+  describe(`every curl example of the README and docs/ answers as it says, on ${name}`, async () => {
     const server = await build({ after }, { PUBLIC_URL: README_ORIGIN, ...(dataDir === undefined ? {} : { ENEM_DATA_DIR: dataDir }) })
     for (const example of EXAMPLES) {
-      test(example.line, async () => {
+      test(`${example.document}: ${example.line}`, async () => {
         const answer = await server.request(requestOf(example))
         if (example.shown !== undefined) {
           // The outputs shown are the sample's (what `npm start` serves); on the full dataset the shape must hold.
@@ -100,13 +139,13 @@ for (const [name, dataDir] of DATASETS) {
   })
 }
 
-test('the README\'s rate-limit row names every endpoint of the table, all of which are limited', async (t) => {
+test('the rate-limit row of docs/operations.md names every endpoint of the table, all of which are limited', async (t) => {
   const limited = await build(t, { PUBLIC_URL: README_ORIGIN, RATE_LIMIT_MAX: '100' })
   for (const example of EXAMPLES) {
     const answer = await limited.request(requestOf(example))
     assert.equal(answer.headers['ratelimit-limit'], '100', `${example.path} is counted`)
   }
-  const row = README.split('\n').find((line) => line.startsWith('| `RATE_LIMIT_MAX` | `600` | Requests per window per client address'))
+  const row = TEXTS.get('docs/operations.md')!.split('\n').find((line) => line.startsWith('| `RATE_LIMIT_MAX` | `600` | Requests per window per client address'))
   assert.ok(row !== undefined, 'the "Running in production" table has the row')
   for (const endpoint of ENDPOINTS) {
     const named = `${API_BASE}${endpoint.path.split('/:')[0]}`

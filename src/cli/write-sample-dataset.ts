@@ -357,7 +357,7 @@ const TOPICS: Record<Discipline | Language, Topic[]> = {
       wrong: ['restrição do voto aos alfabetizados.', 'fortalecimento do poder moderador.', 'suspensão das eleições diretas.', 'centralização do poder nas Forças Armadas.'],
     },
   ],
-  // fotossíntese and "efeito estufa" are there for the README's search examples (test/readme.test.ts).
+  // fotossíntese and "efeito estufa" are there for the search examples of the README and docs/api.md (test/readme.test.ts).
   'ciencias-natureza': [
     {
       context: 'Ao deixar uma garrafa de água gelada sobre a mesa, formam-se gotas na sua superfície externa.',

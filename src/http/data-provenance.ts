@@ -1,7 +1,7 @@
 /**
  * Where the served questions come from and on what terms, said apart from the code's licence
  * (MIT, which covers this service's code and not the questions). The OpenAPI document's
- * introduction and the question browser's footer show it; the README's "Licences" says the same.
+ * introduction and the question browser's footer show it; docs/data.md's "Licences" says the same.
  */
 
 /** The predecessor's repository, whose `public/` folder is the dataset this service serves. */

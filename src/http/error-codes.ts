@@ -3,7 +3,7 @@
  * describe them, and the error handling (./errors.ts) sends them.
  */
 
-/** The contract's error codes by HTTP status (the README's "Errors" table). */
+/** The contract's error codes by HTTP status (the "Errors" table of docs/api.md). */
 export const ERROR_CODES = {
   400: 'bad_request',
   403: 'forbidden',

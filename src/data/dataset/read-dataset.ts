@@ -11,7 +11,7 @@ import { DEFAULT_APPLICATION, examKey, parseExamKey, type Application } from '..
 import type { ExamDetailsFile, SourceExamSummary } from '../record-schemas.ts'
 
 /*
- * Reading a dataset folder (the layout of the README's "Data" section) into the records its
+ * Reading a dataset folder (the layout docs/data.md's "The dataset folder" gives) into the records its
  * files hold, each checked against its schema. A file that cannot be read or breaks its schema
  * is reported and left out; nothing here throws for bad data.
  */

@@ -142,7 +142,7 @@ function lowerBound (positions: Uint32Array, low: number, high: number, position
  * Then MiniSearch's index is let go. `test/data/question-finder.test.ts` compares the two searches.
  *
  * Building it (folding, stemming each distinct word, MiniSearch's inserts, then the scores) costs
- * more CPU on the full dataset than start-up as a whole may take (figures in the README). So
+ * more CPU on the full dataset than start-up as a whole may take (figures in docs/api.md, "The search index"). So
  * nothing is built in the constructor: `buildInBackground()` does it a few records or keys per turn
  * of the event loop once the server is up, and a search that comes first finishes it, synchronously.
  */

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache'
  * Most clients whose counters the in-memory store keeps (least recently seen are dropped first).
  * Every key is an IP address of at most 45 characters (src/http/client-address.ts), never text a
  * client chose, so this bounds the store's bytes as well as its entries whatever the traffic; the
- * README gives the heap it takes when full, as bench/rate-limit-memory.ts measures it. Dropping a
+ * docs/operations.md ("Running in production") gives the heap it takes when full, as bench/rate-limit-memory.ts measures it. Dropping a
  * counter only gives that client a fresh quota, so the bound matters only when more distinct
  * clients than this are active within one window.
  */

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.ts'
 import { loadDataset } from './data/dataset/load-dataset.ts'
 import { answerSources } from './http/answers/answer-sources.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
+import { StartUpError, checkDataDir } from './start-up-checks.ts'
 
 /*
  * `npm run mcp` and the package's `enem-api-mcp`: the MCP tools of POST /mcp over stdio, for a
@@ -18,8 +19,9 @@ async function main (): Promise<void> {
   let config
   try {
     config = loadConfig()
+    await checkDataDir(config)
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StartUpError) {
       process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }

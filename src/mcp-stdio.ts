@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { pino } from 'pino'
-import { ConfigError, loadConfig } from './config.ts'
+import { loadConfig } from './config.ts'
 import { loadDataset } from './data/dataset/load-dataset.ts'
 import { answerSources } from './http/answers/answer-sources.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
-import { StartUpError, checkDataDir } from './start-up-checks.ts'
+import { checkDataDir, exitOnStartUpMistake } from './start-up-checks.ts'
 
 /*
  * `npm run mcp` and the package's `enem-api-mcp`: the MCP tools of POST /mcp over stdio, for a
@@ -21,11 +21,7 @@ async function main (): Promise<void> {
     config = loadConfig()
     await checkDataDir(config)
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof StartUpError) {
-      process.stderr.write(`${error.message}\n`)
-      process.exit(1)
-    }
-    throw error
+    exitOnStartUpMistake(error)
   }
   const startedAt = performance.now()
   const log = pino({ name: 'enem-api-mcp', level: config.logLevel }, pino.destination({ fd: 2, sync: true }))

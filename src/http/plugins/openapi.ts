@@ -132,11 +132,11 @@ function finishDocument<T extends JsonObject> (document: T, options: OpenApiOpti
     if (isOperation(operation)) finishOperation(operation, examples, options)
     const post = pathItem.post
     if (isOperation(post) && post.operationId === MCP_ENDPOINT.operationId) {
-      finishMcpOperation(post, options)
+      finishPostOperation(post, options, { body: { example: MCP_EXAMPLE_CALL } })
       // Outside /v1: the path is relative to the server's root, not to the document's server.
       pathItem.servers = [{ url: options.publicUrl, description: 'This server (the MCP endpoint is not under /v1)' }]
     } else if (isOperation(post)) {
-      finishPostOperation(post, options)
+      finishPostOperation(post, options, { body: { examples: SCORE_REQUEST_EXAMPLES }, answers: scoreAnswerExamples })
     }
   }
   const components = isObject(document.components) ? document.components : {}
@@ -178,38 +178,29 @@ function finishOperation (operation: OperationObject, examples: Record<ExampleOp
   operation.responses = responses
 }
 
+/** What a POST operation's document shows: on its request body's JSON media (`example` or `examples`), and the examples of its answer. */
+interface PostExamples {
+  body: JsonObject
+  answers?: () => JsonObject
+}
+
+/** A tools/call of the MCP endpoint, for the document. */
+const MCP_EXAMPLE_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: 2020, index: 94 } } }
+
 /**
- * A POST operation (POST /scores): its request body's named examples and the answer to the first,
- * computed; no conditional request (no ETag, no 304); successes and errors alike are no-store.
+ * A POST operation (POST /scores, POST /mcp): its request body's examples and its answer's;
+ * no conditional request (no ETag, no 304); successes and errors alike are no-store.
  */
-function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApiOptions): void {
+function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApiOptions, examples: PostExamples): void {
   const requestBody = operation.requestBody
   const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined
-  if (isObject(media)) media.examples = SCORE_REQUEST_EXAMPLES
+  if (isObject(media)) Object.assign(media, examples.body)
   for (const [status, response] of Object.entries(operation.responses)) {
     const code = Number(status)
     const json = response.content?.['application/json']
     if (code >= 200 && code < 300) {
       response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
-      if (json !== undefined) json.examples = scoreAnswerExamples()
-      continue
-    }
-    if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
-  }
-}
-
-/** A tools/call of the MCP endpoint, and its answer, for the document. */
-const MCP_EXAMPLE_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: 2020, index: 94 } } }
-
-/** POST /mcp: a JSON-RPC example body; answers are no-store and counted; the refusals before the protocol carry the API's error body. */
-function finishMcpOperation (operation: OperationObject, { publicUrl }: OpenApiOptions): void {
-  const requestBody = operation.requestBody
-  const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined
-  if (isObject(media)) media.example = MCP_EXAMPLE_CALL
-  for (const [status, response] of Object.entries(operation.responses)) {
-    const code = Number(status)
-    if (code >= 200 && code < 300) {
-      response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
+      if (json !== undefined && examples.answers !== undefined) json.examples = examples.answers()
       continue
     }
     if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)

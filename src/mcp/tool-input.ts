@@ -66,7 +66,7 @@ function checkOf (schema: TObject): ReturnType<typeof Compile> {
   return check
 }
 
-/** A JSON argument as the text a query string would carry; undefined when it has no such form (an object, a fraction written as a string is kept). */
+/** A JSON argument as the text a query string would carry (`2020` as `"2020"`, `true` as `"true"`); undefined for what has no such form (an object, an array). */
 function asParameterText (value: unknown): string | undefined {
   if (typeof value === 'string') return value
   if (typeof value === 'boolean') return String(value)

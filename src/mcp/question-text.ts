@@ -100,7 +100,7 @@ export interface AnswerCheck {
 
 export function answerCheckText (check: AnswerCheck, title: string): string {
   const verdict = check.correct
-    ? `Correta: a resposta de ${title} é ${check.correctAlternative}.`
-    : `Incorreta: você marcou ${check.answer}; a resposta de ${title} é ${check.correctAlternative}.`
+    ? `${title}: **correta**. A resposta certa é ${check.correctAlternative}.`
+    : `${title}: **incorreta**. Você marcou ${check.answer}; a resposta certa é ${check.correctAlternative}.`
   return check.annulled ? `${verdict}\n\nA questão foi anulada pelo INEP: não conta na nota.` : verdict
 }

@@ -14,7 +14,7 @@ import { build } from 'esbuild'
 
 rmSync('dist', { recursive: true, force: true })
 await build({
-  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts', dataset: 'src/cli/dataset.ts', 'search-index-worker': 'src/data/finding/search-index-worker.ts' },
+  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts', dataset: 'src/cli/dataset.ts', 'search-index-worker': 'src/data/finding/search-index-worker.ts', mcp: 'src/mcp-stdio.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

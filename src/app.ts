@@ -18,17 +18,13 @@ import { installRequestLimits } from './http/server/request-limits.ts'
 import { guardConnections } from './http/server/connection-guard.ts'
 import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/server/http-server-options.ts'
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
-import { PreparedCatalog } from './http/answers/prepared-catalog.ts'
-import { ExamAnswers } from './http/answers/exam-answers.ts'
-import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from './http/endpoints.ts'
+import { endpointAnswers } from './http/endpoint-answers.ts'
+import { API_BASE, ENDPOINTS, type Endpoint } from './http/endpoints.ts'
 import { BULK_READS } from './http/error-descriptions.ts'
 import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
-import { QuestionFinderAnswers } from './http/answers/question-finder-answers.ts'
-import { ScoreAnswers } from './http/answers/score-answers.ts'
-import { SkillAnswers } from './http/answers/skill-answers.ts'
 import { fileRoutes } from './http/routes/files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
@@ -37,6 +33,8 @@ import type { DataCredit } from './data/dataset/dataset-manifest.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
+import { mcpServerFactory } from './mcp/mcp-server.ts'
+import { mcpTransport } from './mcp/http-transport.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
 export interface AppOptions {
@@ -114,8 +112,7 @@ export function serverOptions (config: Config, timeouts: ServerTimeouts = SERVER
  * (listening, signals). Registered without encapsulation so its error handling covers every path.
  */
 export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, catalog, servableFiles, credits = null, isReady, endpoints }: AppOptions) => {
-  const prepared = new PreparedCatalog(catalog)
-  const answers: EndpointAnswers = { exams: new ExamAnswers(catalog, prepared), finding: new QuestionFinderAnswers(catalog, prepared), scores: new ScoreAnswers(catalog), skills: new SkillAnswers(catalog) }
+  const { prepared, answers } = endpointAnswers(catalog)
   // The search index is built in a worker thread from now on, while the rest of start-up runs; the
   // server listens (and /readyz answers 200) only once it is in place and the export's costly
   // compression is done off the loop (onReady below), so that no request ever waits for either and
@@ -156,14 +153,16 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
-  await fastify.register(async (v1) => {
-    // The limiter counts the routes of this scope only: files, docs, health checks and the OpenAPI document are not counted.
+  await fastify.register(async (counted) => {
+    // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
+    // docs, health checks and the OpenAPI document are not counted.
     if (config.rateLimit.max > 0) {
-      await v1.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl, refusalAdvice: BULK_READS })
-      requestCounter = v1.requestCounter
+      await counted.register(rateLimit, { ...config.rateLimit, redisUrl: config.redisUrl, refusalAdvice: BULK_READS })
+      requestCounter = counted.requestCounter
     }
-    await v1.register(apiRoutes, { answers, endpoints })
-  }, { prefix: API_BASE })
+    await counted.register(apiRoutes, { answers, endpoints, prefix: API_BASE })
+    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, publicUrl: config.publicUrl, log: fastify.log }), publicUrl: config.publicUrl })
+  })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })

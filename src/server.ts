@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url'
 import Fastify from 'fastify'
 import { app, serverOptions } from './app.ts'
 import { startClusterPrimary } from './cluster.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import { loadConfig, type Config } from './config.ts'
 import { loadDataset } from './data/dataset/load-dataset.ts'
 import { startDraining } from './http/server/graceful-close.ts'
-import { StartUpError, checkDataDir, checkListenAddress, describeListenError } from './start-up-checks.ts'
+import { checkDataDir, checkListenAddress, describeListenError, exitOnStartUpMistake } from './start-up-checks.ts'
 
 /** Dataset errors logged one by one at a refused start; check-data lists them all. */
 const MAX_LOGGED_DATASET_ERRORS = 20
@@ -39,12 +39,8 @@ async function main (): Promise<void> {
       await checkDataDir(config)
     }
   } catch (error) {
-    // A start-up mistake is one line on stderr, before the dataset is read; no stack trace.
-    if (error instanceof ConfigError || error instanceof StartUpError) {
-      process.stderr.write(`${error.message}\n`)
-      process.exit(1)
-    }
-    throw error
+    // A start-up mistake is one line on stderr, before the dataset is read.
+    exitOnStartUpMistake(error)
   }
   // WEB_CONCURRENCY > 1: this process only supervises the workers (src/cluster.ts); each worker runs the rest.
   if (startClusterPrimary(config)) return

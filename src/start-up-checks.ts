@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
-import type { Config } from './config.ts'
+import { ConfigError, type Config } from './config.ts'
 
 /**
  * A mistake in how the server was started (an address it cannot bind, a dataset folder that is
@@ -78,4 +78,17 @@ async function folderProblem (dataDir: string): Promise<string | undefined> {
     return code === 'ENOENT' ? 'has no exams.json' : `has an exams.json that cannot be read (${code})`
   }
   return undefined
+}
+
+/**
+ * Ends the process on a start-up mistake (an invalid variable, a dataset folder or address that
+ * cannot be used): one line on stderr, exit code 1, no stack trace. Anything else is a bug, thrown on.
+ * @example try { loadConfig() } catch (error) { exitOnStartUpMistake(error) }
+ */
+export function exitOnStartUpMistake (error: unknown): never {
+  if (error instanceof ConfigError || error instanceof StartUpError) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+  throw error
 }

@@ -36,7 +36,7 @@ const HTTP: Layer = {
     // The answers of the endpoints (prepared bodies) and the concerns every request meets.
     ['answers/', 'rate-limit/', 'client-address.ts', 'access-log.ts'],
     // The endpoint table and what is said of it.
-    ['endpoints.ts', 'error-descriptions.ts'],
+    ['endpoints.ts', 'error-descriptions.ts', 'endpoint-answers.ts'],
     // The two request paths and what Fastify is given: routes, plugins, the fast path and the server's guards.
     ['plugins/', 'routes/', 'server/']
   ],

@@ -254,3 +254,24 @@ export function endpointUrl (operationId: string, params: ParameterValues = {}, 
 export function practiceAddress (discipline: string, score: number): string {
   return endpointUrl('practiceQuestions', {}, { discipline, score: String(score) })
 }
+
+/**
+ * The one endpoint outside API_BASE that is not a page: the Model Context Protocol's Streamable
+ * HTTP transport, for AI assistants (src/mcp/). Its route (src/mcp/http-transport.ts), the OpenAPI
+ * document and the rate limit read it here. It answers POST (and OPTIONS); GET and DELETE, which
+ * the protocol uses for sessions this stateless server does not keep, are 405.
+ */
+export const MCP_ENDPOINT = {
+  path: '/mcp',
+  operationId: 'mcp',
+  summary: 'Model Context Protocol, for AI assistants',
+  description: 'The Model Context Protocol (Streamable HTTP transport, stateless, JSON answers; protocol revisions 2025-11-25 and 2026-07-28, and the earlier ones clients negotiate) with tools over the same data as `/v1`: ' +
+    '`list_exams`, `search_questions`, `get_question` (the key withheld unless `reveal_answer`), `check_answer`, `random_questions`, `score_answers`. ' +
+    'The body is one JSON-RPC message (no batch) of at most 16 KiB; an `Origin` or `Host` other than this server\'s own or loopback is refused (403, DNS-rebinding protection). ' +
+    'Counted against the same rate limit as `/v1`. Point an MCP client at this address; the answers are JSON-RPC, not the API\'s error body, except for the refusals before the protocol (403, 405, 413, 415, 429).',
+  tags: ['MCP'],
+  /** The bound of every body the API reads (POST /v1/scores has the same). */
+  bodyLimit: SCORES_BODY_LIMIT,
+  /** The API's own refusals, before the protocol answers (with the error body of every endpoint). */
+  errors: [403, 413, 415, 429, 500]
+} as const satisfies { errors: readonly ErrorStatus[] } & Record<string, unknown>

@@ -6,6 +6,7 @@
 /** The contract's error codes by HTTP status (the "Errors" table of docs/api.md). */
 export const ERROR_CODES = {
   400: 'bad_request',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   408: 'request_timeout',

@@ -17,6 +17,7 @@ export function errorDescriptions (endpoints: readonly Endpoint[]): Record<Error
   const bodyLimits = posts.map((endpoint) => `${Math.round((endpoint.body?.limit ?? 0) / 1024)} KiB`).join(', ')
   return {
     bad_request: `The request breaks the grammar: ${grammarList(endpoints)}; or a parameter is given twice, or the path is malformed.`,
+    forbidden: 'A `POST /mcp` whose `Origin` or `Host` names neither this server\'s public address nor loopback (the Model Context Protocol\'s DNS-rebinding protection).',
     not_found: 'Valid values that name nothing: an unknown year, question index or path.',
     method_not_allowed: posts.length === 0 ? 'Only GET, HEAD and OPTIONS are served.' : `Only GET, HEAD and OPTIONS are served; ${postList} answer${posts.length === 1 ? 's' : ''} POST and OPTIONS only.`,
     payload_too_large: posts.length === 0 ? 'The API takes no request body.' : `The API takes no request body but ${postList}, whose JSON body is at most ${bodyLimits}.`,

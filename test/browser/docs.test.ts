@@ -83,8 +83,12 @@ test('the page shows the introduction in both languages and every endpoint', asy
   for (const words of ['Hospedagem própria', 'Self-hosting', 'This server does not rate limit requests']) assert.ok(text.includes(words), words)
 
   const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string, tags: string[] }>> }
-  const operations = Object.entries(document.paths).flatMap(([template, methods]) => Object.entries(methods).map(([method, operation]) => ({ template, method, operation })))
-  assert.equal(operations.length, ENDPOINTS.length)
+  const operations = Object.entries(document.paths).flatMap(([template, methods]) => Object.entries(methods)
+    // A path item's `servers` (the MCP endpoint's) is not an operation.
+    .filter(([method]) => method !== 'servers')
+    .map(([method, operation]) => ({ template, method, operation })))
+  // Every endpoint of the table, and the MCP endpoint.
+  assert.equal(operations.length, ENDPOINTS.length + 1)
   for (const { template, method, operation } of operations) {
     const link = page.locator(`a[href="#tag/${operation.tags[0]!.toLowerCase()}/${method.toUpperCase()}${template}"]`)
     assert.equal(await link.count(), 1, `navigation entry of ${method} ${template}`)

@@ -7,7 +7,7 @@ import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/plugins/openapi-examples.ts'
 import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN, rangeOfParameter } from '../../src/http/schemas/parameters.ts'
-import { ENDPOINTS } from '../../src/http/endpoints.ts'
+import { ENDPOINTS, MCP_ENDPOINT } from '../../src/http/endpoints.ts'
 import { errorDescriptions } from '../../src/http/error-descriptions.ts'
 import { ErrorSchema, ExamDetailSchema, PaginationMetadataSchema, QuestionPageSchema } from '../../src/http/schemas/responses.ts'
 import { FoundQuestionPageSchema, PracticeDrawSchema, RandomDrawSchema } from '../../src/http/schemas/finding.ts'
@@ -53,7 +53,9 @@ const OPERATIONS = {
 const POST_OPERATIONS = {
   computeScores: '/scores'
 } as const
-const EVERY_PATH = [...Object.values(OPERATIONS), ...Object.values(POST_OPERATIONS)].sort()
+/** Outside /v1: its path item names its own server, the server's root. */
+const MCP_PATH = MCP_ENDPOINT.path
+const EVERY_PATH = [...Object.values(OPERATIONS), ...Object.values(POST_OPERATIONS), MCP_PATH].sort()
 
 const operation = (path: string): Operation => document.paths[path]!.get
 const responseSchemaPointer = (path: string, status: string) =>
@@ -123,11 +125,22 @@ describe('the OpenAPI document', () => {
     // So the document's own routes, /docs, the files, health checks, `/` and the 405 routes are hidden.
   })
 
+  test('mentions the MCP endpoint, POST at the server\'s root (its path item\'s own server), with its refusals\' error bodies', () => {
+    const item = document.paths[MCP_PATH] as unknown as { servers: Array<{ url: string }>, post: Operation & { requestBody: { content: Record<string, { example: unknown }> } } }
+    assert.deepEqual(Object.keys(item).sort(), ['post', 'servers'])
+    assert.deepEqual(item.servers.map((entry) => entry.url), [TEST_PUBLIC_URL])
+    assert.equal(item.post.operationId, MCP_ENDPOINT.operationId)
+    assert.deepEqual(Object.keys(item.post.responses).sort(), ['200', ...MCP_ENDPOINT.errors.map(String)].sort())
+    assert.equal((item.post.requestBody.content['application/json']?.example as { method: string }).method, 'tools/call')
+    assert.match(document.info.description, new RegExp(`POST ${TEST_PUBLIC_URL}${MCP_PATH}`))
+  })
+
   test('a PUBLIC_URL with a path prefix keeps the paths relative to the server', async (t) => {
     const proxied = await build(t, { PUBLIC_URL: 'https://example.org/enem' })
     const proxiedDocument = (await proxied.request('/v1/openapi.json')).json<Document>()
     assert.deepEqual(proxiedDocument.servers.map((server) => server.url), ['https://example.org/enem/v1'])
     assert.deepEqual(Object.keys(proxiedDocument.paths).sort(), EVERY_PATH)
+    assert.deepEqual((proxiedDocument.paths[MCP_PATH] as unknown as { servers: Array<{ url: string }> }).servers.map((entry) => entry.url), ['https://example.org/enem'])
   })
 
   test('path and query parameters carry their grammar, range and an example', () => {
@@ -276,7 +289,7 @@ describe('the OpenAPI document', () => {
     const { description } = document.info
     const descriptions = errorDescriptions(ENDPOINTS)
     for (const endpoint of ENDPOINTS) {
-      const line = description.split('\n').find((candidate) => candidate.startsWith(`- \`GET ${endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')}\``))
+      const line = description.split('\n').find((candidate) => candidate.startsWith(`- \`${endpoint.method} ${endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')}\``))
       assert.ok(line !== undefined, endpoint.path)
       for (const name of Object.keys(endpoint.querystring.properties)) assert.ok(line.includes(`\`${name}\``), `${endpoint.path} ${name}`)
       for (const [where, schema] of [['path', endpoint.params], ['query', endpoint.querystring]] as const) {

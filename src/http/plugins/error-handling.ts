@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, describeValue } from '../errors.ts'
 import { ERROR_CODES, errorBody, type ErrorStatus } from '../error-codes.ts'
-import { grammarOfParameter } from '../schemas/parameters.ts'
+import { grammarProblem } from '../schemas/parameters.ts'
 
 /**
  * Installs the central error handler and the not-found handler: every failure, whoever raises it
@@ -70,7 +70,5 @@ function fromValidationError (error: FastifyError, request: FastifyRequest): Api
   const value = source?.[name]
   if (Array.isArray(value)) return new ApiError(400, `${name} was given ${value.length} times; give it once`)
   const schema = error.validationContext === 'params' ? request.routeOptions.schema?.params : request.routeOptions.schema?.querystring
-  const grammar = grammarOfParameter(schema, name)
-  const what = grammar === undefined ? String(first?.message ?? 'is invalid') : `must be ${grammar}`
-  return new ApiError(400, `${context} parameter ${name} ${what}, got ${describeValue(value)}`)
+  return new ApiError(400, grammarProblem(context, name, value, schema, first?.message === undefined ? undefined : String(first.message)))
 }

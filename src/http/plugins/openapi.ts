@@ -5,7 +5,7 @@ import fastifyPlugin from 'fastify-plugin'
 import { ERROR_CODES, type ErrorStatus } from '../errors.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { errorExample, successExamples, type ExampleOperation } from './openapi-examples.ts'
-import { API_BASE, ENDPOINTS, practiceAddress, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, MCP_ENDPOINT, practiceAddress, type Endpoint } from '../endpoints.ts'
 import { SCORE_REQUEST_EXAMPLES, scoreAnswerExamples } from '../schemas/scores.ts'
 import { withPractice } from '../answers/score-answers.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
@@ -65,7 +65,8 @@ export const openApi = fastifyPlugin(async (app: FastifyInstance, options: OpenA
       tags: [
         { name: 'Exams', description: 'The exams: one per year of application, with their disciplines and foreign languages.' },
         { name: 'Questions', description: 'The questions of an exam, whole records with their alternatives and images.' },
-        { name: 'Scores', description: 'ENEM scores computed the way INEP computes them, from a practice run or an answer sheet.' }
+        { name: 'Scores', description: 'ENEM scores computed the way INEP computes them, from a practice run or an answer sheet.' },
+        { name: 'MCP', description: 'The Model Context Protocol endpoint, for AI assistants: the same data as tools.' }
       ],
       components: { headers: HEADERS, parameters: PARAMETERS, responses: { NotModified: NOT_MODIFIED } }
     },
@@ -134,7 +135,13 @@ function finishDocument<T extends JsonObject> (document: T, options: OpenApiOpti
     const operation = pathItem.get
     if (isOperation(operation)) finishOperation(operation, examples, options)
     const post = pathItem.post
-    if (isOperation(post)) finishPostOperation(post, options)
+    if (isOperation(post) && post.operationId === MCP_ENDPOINT.operationId) {
+      finishPostOperation(post, options, { body: { example: MCP_EXAMPLE_CALL } })
+      // Outside /v1: the path is relative to the server's root, not to the document's server.
+      pathItem.servers = [{ url: options.publicUrl, description: 'This server (the MCP endpoint is not under /v1)' }]
+    } else if (isOperation(post)) {
+      finishPostOperation(post, options, { body: { examples: SCORE_REQUEST_EXAMPLES }, answers: () => scoreAnswerExamples((area) => withPractice(area, practiceAddress)) })
+    }
   }
   const components = isObject(document.components) ? document.components : {}
   const schemas = isObject(components.schemas) ? components.schemas : {}
@@ -175,20 +182,29 @@ function finishOperation (operation: OperationObject, examples: Record<ExampleOp
   operation.responses = responses
 }
 
+/** What a POST operation's document shows: on its request body's JSON media (`example` or `examples`), and the examples of its answer. */
+interface PostExamples {
+  body: JsonObject
+  answers?: () => JsonObject
+}
+
+/** A tools/call of the MCP endpoint, for the document. */
+const MCP_EXAMPLE_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: 2020, index: 94 } } }
+
 /**
- * A POST operation (POST /scores): its request body's named examples and the answer to the first,
- * computed; no conditional request (no ETag, no 304); successes and errors alike are no-store.
+ * A POST operation (POST /scores, POST /mcp): its request body's examples and its answer's;
+ * no conditional request (no ETag, no 304); successes and errors alike are no-store.
  */
-function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApiOptions): void {
+function finishPostOperation (operation: OperationObject, { publicUrl }: OpenApiOptions, examples: PostExamples): void {
   const requestBody = operation.requestBody
   const media = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content['application/json'] : undefined
-  if (isObject(media)) media.examples = SCORE_REQUEST_EXAMPLES
+  if (isObject(media)) Object.assign(media, examples.body)
   for (const [status, response] of Object.entries(operation.responses)) {
     const code = Number(status)
     const json = response.content?.['application/json']
     if (code >= 200 && code < 300) {
       response.headers = { ...response.headers, 'Cache-Control': { $ref: '#/components/headers/Cache-Control-No-Store' }, ...RATE_LIMIT_HEADER_REFS }
-      if (json !== undefined) json.examples = scoreAnswerExamples((area) => withPractice(area, practiceAddress))
+      if (json !== undefined && examples.answers !== undefined) json.examples = examples.answers()
       continue
     }
     if (status in ERROR_CODES) describeErrorResponse(response, code as ErrorStatus, publicUrl)
@@ -274,7 +290,7 @@ ${dataProvenanceEn(credits)}
 
 ## Endpoints
 
-${endpointList(endpoints)}
+${endpointList(endpoints, publicUrl)}
 
 ## Errors
 
@@ -283,13 +299,13 @@ Every error answers \`{"error": {"code", "message", "docUrl"}}\`: \`code\` is on
 ${errorSection(endpoints)}`
 }
 
-/** One line per endpoint of the table: method, path (relative to the base address), summary, parameters. */
-function endpointList (endpoints: readonly Endpoint[]): string {
-  return endpoints.map((endpoint) => {
+/** One line per endpoint of the table: method, path (relative to the base address), summary, parameters; then the MCP endpoint's. */
+function endpointList (endpoints: readonly Endpoint[], publicUrl: string): string {
+  return [...endpoints.map((endpoint) => {
     const path = endpoint.path.replace(/:([A-Za-z]+)/g, '{$1}')
     const query = Object.keys(endpoint.querystring.properties).map((name) => `\`${name}\``)
-    return `- \`GET ${path}\`: ${endpoint.summary}.${query.length === 0 ? '' : ` Query: ${query.join(', ')}.`}`
-  }).join('\n')
+    return `- \`${endpoint.method} ${path}\`: ${endpoint.summary}.${query.length === 0 ? '' : ` Query: ${query.join(', ')}.`}`
+  }), `- \`POST ${publicUrl}${MCP_ENDPOINT.path}\` (outside \`/v1\`): ${MCP_ENDPOINT.summary}. Point an MCP client (Streamable HTTP) at it.`].join('\n')
 }
 
 /** One heading per error code; the page turns each into the anchor `docPathFor(code)` points at. */

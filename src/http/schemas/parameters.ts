@@ -1,5 +1,6 @@
 import Type from 'typebox'
 import { APPLICATIONS, DEFAULT_APPLICATION } from '../../data/exam-key.ts'
+import { describeValue } from '../errors.ts'
 
 /*
  * The parameter grammar of the contract. Values are validated as strings against these patterns
@@ -125,3 +126,15 @@ export const QuestionQuerySchema = Type.Object({
 export type ExamQuery = Type.Static<typeof ExamQuerySchema>
 export type QuestionListQuery = Type.Static<typeof QuestionListQuerySchema>
 export type QuestionQuery = Type.Static<typeof QuestionQuerySchema>
+
+/**
+ * The 400's message for a parameter value off its grammar, naming the parameter, what it must be
+ * and the value. Every caller that checks parameters against the table's schemas words it so (the
+ * routes' error handler, the MCP tools).
+ * @example grammarProblem('query', 'limit', 'abc', QuestionListQuerySchema) // 'query parameter limit must be a decimal integer …, got "abc"'
+ */
+export function grammarProblem (context: 'path' | 'query', name: string, value: unknown, parameters: unknown, detail?: string): string {
+  const grammar = grammarOfParameter(parameters, name)
+  const what = grammar === undefined ? (detail ?? 'is invalid') : `must be ${grammar}`
+  return `${context} parameter ${name} ${what}, got ${describeValue(value)}`
+}

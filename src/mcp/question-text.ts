@@ -1,0 +1,106 @@
+import type { ExamSummary, Question } from '../data/record-schemas.ts'
+import type { ScoreAnswer } from '../http/schemas/scores.ts'
+
+/*
+ * The text of the tools' results, for people (in Portuguese, Markdown): what an assistant shows a
+ * student. Images are links to the server's own /files addresses (records carry them already), not
+ * inline images: many chat clients do not load remote images. The structured result is the data;
+ * this is only its reading.
+ */
+
+/** A Markdown image of a record's text: `![alt](address)` or `![alt](address "title")`. */
+const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g
+
+/** Labels of the disciplines and languages the exams offer, by slug. */
+export type Labels = ReadonlyMap<string, string>
+
+/** The labels the exams give their disciplines and languages. */
+export function labelsOf (exams: readonly ExamSummary[]): Labels {
+  return new Map(exams.flatMap((exam) => [...exam.disciplines, ...exam.languages]).map((option) => [option.value, option.label]))
+}
+
+const APPLICATION_NAMES: Record<string, string> = { regular: 'aplicação regular', ppl: 'reaplicação/PPL' }
+
+function numberPt (value: number, fractionDigits: number): string {
+  return value.toLocaleString('pt-BR', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits })
+}
+
+/** A record's Markdown with its images as links. */
+function withImageLinks (markdown: string): string {
+  return markdown.replace(MARKDOWN_IMAGE, (_image, alt: string, address: string) => `[imagem${alt.trim() === '' ? '' : `: ${alt.trim()}`}](${address})`)
+}
+
+/**
+ * One question as it appears in the exam: heading, context, the images the context does not show,
+ * the introduction and the alternatives A–E; the key only when `reveal` (and it is the record's).
+ */
+export function questionText (question: Question, labels: Labels, reveal: boolean): string {
+  const area = [question.discipline, question.language].filter((slug) => slug !== null).map((slug) => labels.get(slug!) ?? slug).join(' · ')
+  const lines = [`### ${question.title}`, `*${[area, APPLICATION_NAMES[question.application] ?? question.application].filter((part) => part !== '').join(' · ')}*`, '']
+  if (question.context !== null && question.context.trim() !== '') lines.push(withImageLinks(question.context.trim()), '')
+  const shown = new Set([...(question.context ?? '').matchAll(MARKDOWN_IMAGE)].map((match) => match[2]))
+  const otherImages = question.files.filter((file) => !shown.has(file))
+  if (otherImages.length > 0) lines.push(`Imagens: ${otherImages.map((file, i) => `[imagem ${i + 1}](${file})`).join(', ')}`, '')
+  if (question.alternativesIntroduction !== null && question.alternativesIntroduction.trim() !== '') lines.push(withImageLinks(question.alternativesIntroduction.trim()), '')
+  for (const alternative of question.alternatives) {
+    const parts = [alternative.file === null ? '' : `[imagem](${alternative.file})`, alternative.text === null ? '' : withImageLinks(alternative.text.trim())]
+    lines.push(`**${alternative.letter})** ${parts.filter((part) => part !== '').join(' ')}`)
+  }
+  if (question.inep?.annulled === true) lines.push('', '*Questão anulada pelo INEP: não conta na nota.*')
+  if (reveal) lines.push('', `**Gabarito:** ${question.correctAlternative}`)
+  return lines.join('\n')
+}
+
+/** Several questions, one after another, under a heading; keys withheld (check_answer checks one). */
+export function questionListText (heading: string, questions: readonly Question[], labels: Labels): string {
+  if (questions.length === 0) return `${heading}\n\nNenhuma questão.`
+  return [heading, ...questions.map((question) => questionText(question, labels, false))].join('\n\n---\n\n')
+}
+
+export function examListText (exams: readonly ExamSummary[]): string {
+  const lines = [`## Provas do ENEM (${exams.length})`, '']
+  for (const exam of exams) {
+    const languages = exam.languages.length === 0 ? '' : `; línguas estrangeiras: ${exam.languages.map((language) => language.label).join(', ')}`
+    lines.push(`- **${exam.title}** (${APPLICATION_NAMES[exam.application] ?? exam.application}, \`year\` ${exam.year}, \`application\` ${exam.application}): ${exam.disciplines.map((discipline) => discipline.label).join(', ')}${languages}`)
+  }
+  return lines.join('\n')
+}
+
+const LEFT_OUT_REASONS: Record<string, string> = {
+  annulled: 'anulada',
+  'not-taken-language': 'da outra língua',
+  'no-parameters': 'sem parâmetros do INEP',
+  missing: 'ausente do conjunto de dados'
+}
+
+export function scoreText (answer: ScoreAnswer, labels: Labels): string {
+  const booklet = answer.booklet === undefined ? '' : `, caderno ${answer.booklet.code} (${answer.booklet.colour})`
+  const exam = answer.application === null ? `ENEM ${answer.year}` : `ENEM ${answer.year} (${APPLICATION_NAMES[answer.application] ?? answer.application})`
+  const lines = [`## Nota — ${exam}${booklet}`, '', 'Calculada como o INEP calcula: TRI de três parâmetros, estimativa EAP.', '']
+  if (answer.areas.length === 0) lines.push('Nenhuma área respondida.')
+  for (const area of answer.areas) {
+    lines.push(`- **${labels.get(area.discipline) ?? area.discipline}** (${area.area}): **${numberPt(area.score, 1)}** — ${area.correct} acertos de ${area.scored} itens que contam (θ = ${numberPt(area.theta, 4)}, erro-padrão ${numberPt(area.standardError, 4)})`)
+    if (area.leftOut.length > 0) {
+      lines.push(`  - Não contam: ${area.leftOut.map((item) => `${item.index} (${LEFT_OUT_REASONS[item.reason] ?? item.reason})`).join(', ')}`)
+    }
+  }
+  return lines.join('\n')
+}
+
+export interface AnswerCheck {
+  year: number
+  application: string
+  index: number
+  language: string | null
+  answer: string
+  correct: boolean
+  correctAlternative: string
+  annulled: boolean
+}
+
+export function answerCheckText (check: AnswerCheck, title: string): string {
+  const verdict = check.correct
+    ? `${title}: **correta**. A resposta certa é ${check.correctAlternative}.`
+    : `${title}: **incorreta**. Você marcou ${check.answer}; a resposta certa é ${check.correctAlternative}.`
+  return check.annulled ? `${verdict}\n\nA questão foi anulada pelo INEP: não conta na nota.` : verdict
+}

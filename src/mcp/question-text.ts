@@ -57,6 +57,24 @@ export function questionListText (heading: string, questions: readonly Question[
   return [heading, ...questions.map((question) => questionText(question, labels, false))].join('\n\n---\n\n')
 }
 
+/** The skills of INEP's Matriz, as GET /v1/skills answers them (the parts a text shows). */
+export interface SkillList {
+  readonly areas: ReadonlyArray<{
+    readonly area: string
+    readonly name: string
+    readonly skills: ReadonlyArray<{ readonly code: string, readonly text: string, readonly questions: number }>
+  }>
+}
+
+export function skillListText (list: SkillList): string {
+  const lines = ['## Habilidades da Matriz de Referência do ENEM']
+  for (const area of list.areas) {
+    lines.push('', `### ${area.name} (${area.area})`, '')
+    for (const skill of area.skills) lines.push(`- **${skill.code}** (${skill.questions} ${skill.questions === 1 ? 'questão' : 'questões'}): ${skill.text}`)
+  }
+  return lines.join('\n')
+}
+
 export function examListText (exams: readonly ExamSummary[]): string {
   const lines = [`## Provas do ENEM (${exams.length})`, '']
   for (const exam of exams) {

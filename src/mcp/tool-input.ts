@@ -3,7 +3,7 @@ import type { TObject } from 'typebox'
 import { Compile } from 'typebox/compile'
 import type { Endpoint, ParameterValues } from '../http/endpoints.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
-import { grammarProblem } from '../http/schemas/parameters.ts'
+import { grammarProblem, missingProblem } from '../http/schemas/parameters.ts'
 import { BOOLEAN_PATTERN } from '../http/schemas/finding-filters.ts'
 import { INTEGER_PATTERN } from '../http/schemas/parameters.ts'
 
@@ -90,6 +90,8 @@ function readValues (schema: TObject, args: ToolArguments, context: 'path' | 'qu
   }
   const [first] = checkOf(schema).Errors(values)
   if (first !== undefined) {
+    const missing = missingProblem(context, first)
+    if (missing !== undefined) throw new ApiError(400, missing)
     const name = first.instancePath.split('/')[1] ?? ''
     throw new ApiError(400, grammarProblem(context, name, values[name], schema, first.message))
   }

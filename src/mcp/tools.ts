@@ -3,7 +3,7 @@ import { LETTERS } from '../data/record-schemas.ts'
 import { ENDPOINTS, type EndpointAnswers, type Endpoint } from '../http/endpoints.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
 import { AnswerSheetSchema, bodyProblem, PracticeRunSchema, type ScoreAnswer } from '../http/schemas/scores.ts'
-import { answerCheckText, examListText, labelsOf, questionListText, questionText, scoreText, type AnswerCheck, type Labels } from './question-text.ts'
+import { answerCheckText, examListText, labelsOf, questionListText, questionText, scoreText, skillListText, type AnswerCheck, type Labels, type SkillList } from './question-text.ts'
 import { endpointToolInput, readBoolean, readEndpointValues, type JsonSchema, type ToolArguments } from './tool-input.ts'
 
 /*
@@ -68,6 +68,8 @@ const listExams = endpointOf('listExams')
 const getQuestion = endpointOf('getQuestion')
 const findQuestions = endpointOf('findQuestions')
 const randomQuestions = endpointOf('randomQuestions')
+const practiceQuestions = endpointOf('practiceQuestions')
+const listSkills = endpointOf('listSkills')
 const computeScores = endpointOf('computeScores')
 
 const REVEAL_ANSWER = {
@@ -163,6 +165,26 @@ export const TOOLS: readonly Tool[] = [
     run: (answers, args) => {
       const draw = ask<{ seed: number, questions: Question[] }>(answers, randomQuestions, args)
       return { structured: draw, text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${draw.seed}).`, draw.questions, labels(answers)) }
+    }
+  },
+  {
+    name: 'practice_questions',
+    title: 'Draw ENEM questions at a score',
+    description: `${describedAs(practiceQuestions)} Takes the parameters of GET /v1/questions/practice (\`discipline\` and \`score\` required); the structured result is its answer (\`seed\`, \`target\`, \`questions\`: full records, keys included, easiest first). The text shows the questions without their keys.`,
+    inputSchema: endpointToolInput(practiceQuestions),
+    run: (answers, args) => {
+      const draw = ask<{ seed: number, target: { score: number }, questions: Question[] }>(answers, practiceQuestions, args)
+      return { structured: draw, text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão' : 'questões'} para praticar no nível ${draw.target.score}** da escala do ENEM (semente ${draw.seed}), da mais fácil à mais difícil.`, draw.questions, labels(answers)) }
+    }
+  },
+  {
+    name: 'list_skills',
+    title: 'List the skills of INEP\'s Matriz',
+    description: `${describedAs(listSkills)} The structured result is the answer of GET /v1/skills: per area its competências and habilidades (\`code\` such as \`MT-H21\`, INEP's text, how many questions each has), the codes \`skill\` of search_questions, random_questions and practice_questions takes.`,
+    inputSchema: endpointToolInput(listSkills),
+    run: (answers) => {
+      const list = ask<SkillList & Record<string, unknown>>(answers, listSkills, {})
+      return { structured: list, text: skillListText(list) }
     }
   },
   {

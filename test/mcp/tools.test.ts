@@ -68,6 +68,8 @@ const ANSWERS: Case[] = [
   },
   { tool: 'random_questions', args: { count: 3, seed: 42 }, request: '/v1/questions/random?count=3&seed=42' },
   { tool: 'random_questions', args: { count: 2, seed: 7, discipline: 'linguagens', annulled: false }, request: '/v1/questions/random?count=2&seed=7&discipline=linguagens&annulled=false' },
+  { tool: 'practice_questions', args: { discipline: 'matematica', score: 620, count: 3, seed: 5 }, request: '/v1/questions/practice?discipline=matematica&score=620&count=3&seed=5' },
+  { tool: 'list_skills', args: {}, request: '/v1/skills' },
   { tool: 'score_answers', args: PRACTICE_RUN, request: post(PRACTICE_RUN) },
   { tool: 'score_answers', args: ANSWER_SHEET, request: post(ANSWER_SHEET) }
 ]
@@ -88,6 +90,8 @@ const REFUSALS: Case[] = [
   { tool: 'search_questions', args: { year: '2020-2016' }, request: '/v1/questions?year=2020-2016' },
   { tool: 'search_questions', args: { hasImages: 'yes' }, request: '/v1/questions?hasImages=yes' },
   { tool: 'random_questions', args: { count: 51 }, request: '/v1/questions/random?count=51' },
+  { tool: 'practice_questions', args: { discipline: 'matematica' }, request: '/v1/questions/practice?discipline=matematica' },
+  { tool: 'practice_questions', args: { discipline: 'matematica', score: 1001 }, request: '/v1/questions/practice?discipline=matematica&score=1001' },
   { tool: 'random_questions', args: { seed: -1 }, request: '/v1/questions/random?seed=-1' },
   { tool: 'score_answers', args: { year: 2020, answers: { 1: 'F' } }, request: post({ year: 2020, answers: { 1: 'F' } }) },
   { tool: 'score_answers', args: { year: 2020 }, request: post({ year: 2020 }) },
@@ -95,7 +99,7 @@ const REFUSALS: Case[] = [
   { tool: 'score_answers', args: { year: 2023, booklet: 1191, answers: 'ABC' }, request: post({ year: 2023, booklet: 1191, answers: 'ABC' }) }
 ]
 
-const TOOL_NAMES = ['list_exams', 'search_questions', 'get_question', 'check_answer', 'random_questions', 'score_answers']
+const TOOL_NAMES = ['list_exams', 'search_questions', 'get_question', 'check_answer', 'random_questions', 'practice_questions', 'score_answers', 'list_skills']
 
 interface ToolResult {
   isError?: boolean

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, describeValue } from '../errors.ts'
 import { ERROR_CODES, errorBody, type ErrorStatus } from '../error-codes.ts'
-import { grammarProblem } from '../schemas/parameters.ts'
+import { grammarProblem, missingProblem } from '../schemas/parameters.ts'
 
 /**
  * Installs the central error handler and the not-found handler: every failure, whoever raises it
@@ -63,8 +63,8 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
 function fromValidationError (error: FastifyError, request: FastifyRequest): ApiError {
   const first = error.validation?.[0]
   const context = error.validationContext === 'params' ? 'path' : 'query'
-  const missing = (first?.params as { requiredProperties?: unknown } | undefined)?.requiredProperties
-  if (first?.keyword === 'required' && Array.isArray(missing)) return new ApiError(400, `${context} parameter ${missing.join(', ')} is required`)
+  const missing = missingProblem(context, first)
+  if (missing !== undefined) return new ApiError(400, missing)
   const source = (error.validationContext === 'params' ? request.params : request.query) as Record<string, unknown>
   const name = first?.instancePath.replace(/^\//, '').split('/')[0] ?? ''
   const value = source?.[name]

@@ -138,3 +138,12 @@ export function grammarProblem (context: 'path' | 'query', name: string, value: 
   const what = grammar === undefined ? (detail ?? 'is invalid') : `must be ${grammar}`
   return `${context} parameter ${name} ${what}, got ${describeValue(value)}`
 }
+
+/**
+ * The 400's message for required parameters left out, from a schema check's first error (TypeBox's
+ * and Fastify's both name them in `params.requiredProperties`); undefined for another error.
+ */
+export function missingProblem (context: 'path' | 'query', error: { keyword?: string, params?: unknown } | undefined): string | undefined {
+  const missing = (error?.params as { requiredProperties?: unknown } | undefined)?.requiredProperties
+  return error?.keyword === 'required' && Array.isArray(missing) ? `${context} parameter ${missing.join(', ')} is required` : undefined
+}

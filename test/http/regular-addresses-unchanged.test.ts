@@ -10,7 +10,7 @@ import { splitSample } from '../split-sample.ts'
  * answers on the sample exactly as on the sample without its second application, byte for byte;
  * where the contract lists every application together (the lists across exams and the export),
  * the same holds once `application=regular` is asked; the exam list holds the regular exams as
- * it did, plus the second application's entry.
+ * it did, plus the second application's entry, and the skills' counts (every exam's) only grow.
  */
 
 const split = await splitSample()
@@ -48,6 +48,14 @@ test('every example address answers as on the dataset without the second applica
         // The list gains the second application's entry, and holds the others as they were.
         const regular = after.json<Array<{ application: string }>>().filter((exam) => exam.application === 'regular')
         assert.equal(JSON.stringify(regular), before.body, asked)
+      } else if (endpoint.operationId === 'listSkills') {
+        // The counts take in every exam, the second application's too: the same skills, each counted at least as often.
+        interface Skills { areas: Array<{ skills: Array<{ code: string, questions: number }> }> }
+        const counts = (body: Skills) => body.areas.flatMap((area) => area.skills.map((skill) => [skill.code, skill.questions] as const))
+        const was = counts(before.json<Skills>())
+        const now = counts(after.json<Skills>())
+        assert.deepEqual(now.map(([code]) => code), was.map(([code]) => code), asked)
+        now.forEach(([code, questions], at) => assert.ok(questions >= was[at]![1], `${asked}: ${code}`))
       } else if (endpoint.operationId === 'exportQuestions' && asked !== url) {
         // The same lines; a selection narrowed by application is another download (its own name and tag).
         assert.ok(after.body === before.body, asked)

@@ -75,21 +75,19 @@ export function fileAddresses (record: DatasetQuestion): Array<[field: string, a
   return addresses
 }
 
-/** Image files, by extension: what a record's address may name for /files to serve. */
-const IMAGE_FILE = /\.(?:png|jpe?g|gif|webp|bmp|svg)$/i
-
 /**
- * The files a dataset folder's records name that it holds and that are images, paths relative to
- * the folder: the only files /files serves. A file no record names (a stray file at the top of the
+ * The files a dataset folder's records name (their figures) that it holds, paths relative to the
+ * folder: the only files /files serves. Whatever the name's extension: the dataset names some of its
+ * GIF figures `.latex`. A file no record names (a stray file at the top of the
  * folder, a dotfile such as `.env`) is never served, nor a path with a segment that begins with a dot.
  */
-export function namedImageFiles (records: Iterable<DatasetQuestion>, filesOnDisk: ReadonlySet<string>): Set<string> {
+export function namedFiles (records: Iterable<DatasetQuestion>, filesOnDisk: ReadonlySet<string>): Set<string> {
   const named = new Set<string>()
   for (const record of records) {
     for (const [, address] of fileAddresses(record)) {
       if (!address.startsWith(DATASET_FILE_PREFIX)) continue
       const relative = addressedPath(address)
-      if (filesOnDisk.has(relative) && IMAGE_FILE.test(relative) && !relative.split('/').some((segment) => segment.startsWith('.'))) named.add(relative)
+      if (filesOnDisk.has(relative) && !relative.split('/').some((segment) => segment.startsWith('.'))) named.add(relative)
     }
   }
   return named

@@ -1,5 +1,5 @@
 import { Catalog, type Exam } from '../catalog.ts'
-import { DATASET_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, namedImageFiles, type DatasetRecordFile } from './check-dataset.ts'
+import { DATASET_FILE_PREFIX, checkDuplicatesAndMixedIndexes, checkFolderAgreement, checkQuestionConsistency, compareListedEntries, namedFiles, type DatasetRecordFile } from './check-dataset.ts'
 import { CorrectionLedger } from '../official/corrections.ts'
 import { DatasetReport } from './dataset-report.ts'
 import { officialDirFor, readOfficialTable, type OfficialTable } from '../official/official-table.ts'
@@ -144,7 +144,7 @@ function loadFolder (dataDir: string, options: LoadOptions): { folder: FolderLoa
   } catch (error) {
     report.add('invalid_manifest', 'manifest.json', '', (error as Error).message)
   }
-  const servableFiles = namedImageFiles(source.exams.flatMap((exam) => exam.records.map((item) => item.record)), source.servableFiles)
+  const servableFiles = namedFiles(source.exams.flatMap((exam) => exam.records.map((item) => item.record)), source.servableFiles)
   return { folder: { dir: dataDir, report, official, examKeys, questionCount, servableFiles, credits }, exams }
 }
 

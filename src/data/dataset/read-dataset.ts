@@ -35,7 +35,7 @@ export interface DatasetFolder {
   /**
    * Paths (relative to the dataset folder, `/`-separated) of every non-JSON file the dataset
    * holds in its question folders and at its top level: what a record's address may name. Of
-   * these, /files serves the images records do name (check-dataset.ts's namedImageFiles).
+   * these, /files serves the images records do name (check-dataset.ts's namedFiles).
    */
   servableFiles: Set<string>
 }

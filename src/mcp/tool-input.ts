@@ -1,8 +1,8 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server'
 import type { TObject } from 'typebox'
-import { Compile } from 'typebox/compile'
 import type { Endpoint, ParameterValues } from '../http/endpoints.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
+import { firstError } from '../http/schemas/first-error.ts'
 import { grammarProblem, missingProblem } from '../http/schemas/parameters.ts'
 import { BOOLEAN_PATTERN } from '../http/schemas/finding-filters.ts'
 import { INTEGER_PATTERN } from '../http/schemas/parameters.ts'
@@ -56,17 +56,6 @@ export interface EndpointValues {
   query: ParameterValues
 }
 
-/** The endpoints' compiled parameter checks, made once per schema. */
-const checks = new WeakMap<TObject, ReturnType<typeof Compile>>()
-function checkOf (schema: TObject): ReturnType<typeof Compile> {
-  let check = checks.get(schema)
-  if (check === undefined) {
-    check = Compile(schema)
-    checks.set(schema, check)
-  }
-  return check
-}
-
 /** A JSON argument as the text a query string would carry (`2020` as `"2020"`, `true` as `"true"`); undefined for what has no such form (an object, an array). */
 function asParameterText (value: unknown): string | undefined {
   if (typeof value === 'string') return value
@@ -88,7 +77,8 @@ function readValues (schema: TObject, args: ToolArguments, context: 'path' | 'qu
     if (text === undefined) throw new ApiError(400, grammarProblem(context, name, value, schema))
     values[name] = text
   }
-  const [first] = checkOf(schema).Errors(values)
+  // The routes' own check (src/http/schemas/compilers.ts): the same first error, so the same message.
+  const first = firstError(schema, values)
   if (first !== undefined) {
     const missing = missingProblem(context, first)
     if (missing !== undefined) throw new ApiError(400, missing)

@@ -257,18 +257,29 @@ function readItems (sourcesDir: string, name: string, year: number): ItemsFile {
   return value
 }
 
-function buildYear (
-  year: number,
-  dayOne: Gabarito | null,
-  dayTwo: Gabarito | null,
-  items: { source: string, entries: ItemEntry[] } | null
-): OfficialYear {
-  const disagreements: OfficialDisagreement[] = []
-  const notes: OfficialNote[] = []
-  const positions: OfficialPosition[] = []
+/** What the import of a year found beyond its positions: the sources' disagreements and its notes. */
+interface YearFindings {
+  disagreements: OfficialDisagreement[]
+  notes: OfficialNote[]
+}
 
-  // The area of each block of 45: from the PDFs' column headings where both days have one.
-  let areaOrder: OfficialYear['areaOrder'] = { areas: [...areaOrderOfYear(year)], sources: [`ENEM area order of ${year <= 2009 ? '2009' : year <= 2016 ? '2010–2016' : '2017 on'} (no INEP answer key for ${year} in the sources)`] }
+type YearItemData = { source: string, entries: ItemEntry[] } | null
+
+type AreaOrder = NonNullable<OfficialYear['areaOrder']>
+
+function buildYear (year: number, dayOne: Gabarito | null, dayTwo: Gabarito | null, items: YearItemData): OfficialYear {
+  const findings: YearFindings = { disagreements: [], notes: [] }
+  const areaOrder = yearAreaOrder(year, dayOne, dayTwo, findings)
+  const positions = dayOne === null ? [] : dayOnePositions(dayOne, items, findings)
+  const usableDayTwoAreas = dayTwo === null ? new Set<Area>(AREAS) : dayTwoUsableAreas(dayTwo, items, findings)
+  if (items !== null) positions.push(...itemDataPositions(items, { areaOrder, usableDayTwoAreas, dayOneFromPdf: dayOne !== null }, findings))
+  positions.sort((a, b) => a.index - b.index || (a.language ?? '').localeCompare(b.language ?? ''))
+  return { year, areaOrder, booklets: [], positions, ...findings }
+}
+
+/** The area of each block of 45: from the PDFs' column headings where both days have one, else the years around. */
+function yearAreaOrder (year: number, dayOne: Gabarito | null, dayTwo: Gabarito | null, { notes }: YearFindings): AreaOrder {
+  let areaOrder: AreaOrder = { areas: [...areaOrderOfYear(year)], sources: [`ENEM area order of ${year <= 2009 ? '2009' : year <= 2016 ? '2010–2016' : '2017 on'} (no INEP answer key for ${year} in the sources)`] }
   if (dayOne !== null && dayTwo !== null) {
     const shown = [...dayOne.areas, ...dayTwo.areas]
     areaOrder = { areas: shown, sources: [dayOne.source, dayTwo.source] }
@@ -279,112 +290,109 @@ function buildYear (
   if (dayTwo?.secondApplication === true) {
     notes.push({ sources: [dayTwo.source], note: 'this PDF is the answer key of the second application (2ª APLICAÇÃO); only its area order is used' })
   }
+  return areaOrder
+}
 
+/**
+ * Day 1: the PDF is in the dataset's numbering; the item data must agree with it. Where it does
+ * not, at any position, its day-1 numbering is not the booklet's, and none of its day-1 data is used.
+ */
+function dayOnePositions (dayOne: Gabarito, items: YearItemData, findings: YearFindings): OfficialPosition[] {
+  const { disagreements, notes } = findings
   const itemsAt = (index: number) => items?.entries.filter((entry) => entry.number === index) ?? []
-  const blockArea = (index: number) => areaOrder!.areas[Math.floor((index - 1) / 45)]!
-
-  // Day 1: the PDF is in the dataset's numbering; the item data must agree with it.
-  let dayOneDisputed = false
-  const dayOneEntries: Array<{ position: OfficialPosition, item: ItemEntry | undefined }> = []
-  if (dayOne !== null) {
-    for (let index = 1; index <= 90; index++) {
-      const row = dayOne.keys.get(index)
-      if (row === undefined) throw new Error(`${dayOne.source}: no key for question ${index}`)
-      if (row.length > 1 && row.length !== dayOne.languages.length) throw new Error(`${dayOne.source}: question ${index} has ${row.length} keys`)
-      const variants = row.length === 1 ? [{ language: null as string | null, key: row[0]! }] : row.map((key, column) => ({ language: dayOne.languages[column]!, key }))
-      for (const { language, key } of variants) {
-        const area = dayOne.areas[index <= 45 ? 0 : 1]
-        const item = itemsAt(index).find((entry) => (entry.language ?? null) === language) ??
-          (language === null ? undefined : itemsAt(index).find((entry) => entry.language === undefined))
-        const position: OfficialPosition = {
-          index,
-          language,
-          area,
-          key,
-          item: null,
-          skill: null,
-          excludedFromScoring: null,
-          irt: null,
-          booklet: null,
-          sources: { key: [dayOne.source], area: [dayOne.source], item: null }
-        }
-        if (items !== null && item === undefined) {
-          notes.push({ sources: [dayOne.source, items.source], note: `question ${index}${language === null ? '' : ` ${language}`} is in the PDF, not in the item data` })
-        }
-        if (items !== null && item !== undefined) {
-          const differing = compareFacts([['key', key, item.gabarito], ['area', area, item.area]])
-          for (const [field, pdfValue, itemValue] of differing) {
-            disagreements.push({ index, language, field, values: [{ source: dayOne.source, value: pdfValue }, { source: items.source, value: itemValue }] })
-          }
-          if (differing.length > 0) {
-            dayOneDisputed = true
-            continue
-          }
-        }
-        dayOneEntries.push({ position, item })
+  let disputed = false
+  const entries: Array<{ position: OfficialPosition, item: ItemEntry | undefined }> = []
+  for (let index = 1; index <= 90; index++) {
+    const row = dayOne.keys.get(index)
+    if (row === undefined) throw new Error(`${dayOne.source}: no key for question ${index}`)
+    if (row.length > 1 && row.length !== dayOne.languages.length) throw new Error(`${dayOne.source}: question ${index} has ${row.length} keys`)
+    const variants = row.length === 1 ? [{ language: null as string | null, key: row[0]! }] : row.map((key, column) => ({ language: dayOne.languages[column]!, key }))
+    for (const { language, key } of variants) {
+      const area = dayOne.areas[index <= 45 ? 0 : 1]
+      const item = itemsAt(index).find((entry) => (entry.language ?? null) === language) ??
+        (language === null ? undefined : itemsAt(index).find((entry) => entry.language === undefined))
+      const position = bareOfficialPosition(index, language, area, key, dayOne.source)
+      if (items !== null && item === undefined) {
+        notes.push({ sources: [dayOne.source, items.source], note: `question ${index}${language === null ? '' : ` ${language}`} is in the PDF, not in the item data` })
       }
+      if (items !== null && item !== undefined) {
+        const differing = compareFacts([['key', key, item.gabarito], ['area', area, item.area]])
+        for (const [field, pdfValue, itemValue] of differing) {
+          disagreements.push({ index, language, field, values: [{ source: dayOne.source, value: pdfValue }, { source: items.source, value: itemValue }] })
+        }
+        if (differing.length > 0) {
+          disputed = true
+          continue
+        }
+      }
+      entries.push({ position, item })
     }
   }
-  if (dayOneDisputed && items !== null) {
+  if (disputed && items !== null) {
     notes.push({
-      sources: [dayOne!.source, items.source],
+      sources: [dayOne.source, items.source],
       note: `the item data disagrees with the blue booklet's keys at ${disagreements.filter((d) => d.field === 'key').length} day-1 positions, so its day-1 numbering is not the booklet's: its item codes, skills and IRT are used for no day-1 position, and disputed positions get no entry`
     })
   }
-  for (const { position, item } of dayOneEntries) {
-    if (item !== undefined && !dayOneDisputed) withItemsFileData(position, item, items!.source)
+  return entries.map(({ position, item }) => {
+    if (item !== undefined && !disputed) withItemsFileData(position, item, items!.source)
+    return position
+  })
+}
+
+/**
+ * Day 2: the item data is in the dataset's numbering; the yellow booklet's PDF can only confirm
+ * counts per area. The areas whose counts agree (all, without item data) are usable.
+ */
+function dayTwoUsableAreas (dayTwo: Gabarito, items: YearItemData, { disagreements, notes }: YearFindings): Set<Area> {
+  const usable = new Set<Area>(AREAS)
+  for (const [column, area] of dayTwo.areas.entries()) {
+    const first = column === 0 ? 91 : 136
+    const pdfCounts = countKeys([...dayTwo.keys].filter(([number]) => number >= first && number < first + 45).flatMap(([, row]) => row))
+    const annulledNumbers = [...dayTwo.keys].filter(([number, row]) => number >= first && number < first + 45 && row.includes('X')).map(([number]) => number)
+    if (items === null) {
+      if (annulledNumbers.length > 0) {
+        notes.push({ sources: [dayTwo.source], note: `yellow-booklet question${annulledNumbers.length > 1 ? 's' : ''} ${annulledNumbers.join(', ')} (${area}) annulled; position in the dataset's numbering unknown, so no record is marked` })
+      }
+      continue
+    }
+    const itemCounts = countKeys(items.entries.filter((entry) => entry.number >= first && entry.number < first + 45).map((entry) => entry.gabarito))
+    if (pdfCounts !== itemCounts) {
+      usable.delete(area)
+      disagreements.push({ index: first, language: null, field: `keyCounts ${area} ${first}–${first + 44}`, values: [{ source: dayTwo.source, value: pdfCounts }, { source: items.source, value: itemCounts }] })
+    } else {
+      notes.push({ sources: [dayTwo.source, items.source], note: `${area} (${first}–${first + 44}): the same number of keys of each letter in both (${pdfCounts})` })
+    }
+  }
+  return usable
+}
+
+/** The positions the item data gives: day 2's usable areas, and day 1 too when no PDF gave it. */
+function itemDataPositions (
+  items: NonNullable<YearItemData>,
+  { areaOrder, usableDayTwoAreas, dayOneFromPdf }: { areaOrder: AreaOrder, usableDayTwoAreas: ReadonlySet<Area>, dayOneFromPdf: boolean },
+  { disagreements }: YearFindings
+): OfficialPosition[] {
+  const blockArea = (index: number) => areaOrder.areas[Math.floor((index - 1) / 45)]!
+  const positions: OfficialPosition[] = []
+  for (const entry of items.entries) {
+    if (entry.number <= 90 && dayOneFromPdf) continue
+    const area = entry.area
+    if (entry.area !== blockArea(entry.number)) {
+      disagreements.push({ index: entry.number, language: entry.language ?? null, field: 'area', values: [{ source: areaOrder.sources.join(', '), value: blockArea(entry.number) }, { source: items.source, value: entry.area }] })
+      continue
+    }
+    if (!usableDayTwoAreas.has(area) && entry.number > 90) continue
+    const position = bareOfficialPosition(entry.number, entry.language ?? null, area, entry.gabarito, items.source)
+    withItemsFileData(position, entry, items.source)
     positions.push(position)
   }
+  return positions
+}
 
-  // Day 2: the item data is in the dataset's numbering; the yellow booklet's PDF can only confirm counts per area.
-  const usableDayTwoAreas = new Set<Area>(AREAS)
-  if (dayTwo !== null) {
-    for (const [column, area] of dayTwo.areas.entries()) {
-      const first = column === 0 ? 91 : 136
-      const pdfCounts = countKeys([...dayTwo.keys].filter(([number]) => number >= first && number < first + 45).flatMap(([, row]) => row))
-      const annulledNumbers = [...dayTwo.keys].filter(([number, row]) => number >= first && number < first + 45 && row.includes('X')).map(([number]) => number)
-      if (items === null) {
-        if (annulledNumbers.length > 0) {
-          notes.push({ sources: [dayTwo.source], note: `yellow-booklet question${annulledNumbers.length > 1 ? 's' : ''} ${annulledNumbers.join(', ')} (${area}) annulled; position in the dataset's numbering unknown, so no record is marked` })
-        }
-        continue
-      }
-      const itemCounts = countKeys(items.entries.filter((entry) => entry.number >= first && entry.number < first + 45).map((entry) => entry.gabarito))
-      if (pdfCounts !== itemCounts) {
-        usableDayTwoAreas.delete(area)
-        disagreements.push({ index: first, language: null, field: `keyCounts ${area} ${first}–${first + 44}`, values: [{ source: dayTwo.source, value: pdfCounts }, { source: items.source, value: itemCounts }] })
-      } else {
-        notes.push({ sources: [dayTwo.source, items.source], note: `${area} (${first}–${first + 44}): the same number of keys of each letter in both (${pdfCounts})` })
-      }
-    }
-  }
-  if (items !== null) {
-    for (const entry of items.entries) {
-      if (entry.number <= 90 && dayOne !== null) continue
-      const area = entry.area
-      if (entry.area !== blockArea(entry.number)) {
-        disagreements.push({ index: entry.number, language: entry.language ?? null, field: 'area', values: [{ source: areaOrder.sources.join(', '), value: blockArea(entry.number) }, { source: items.source, value: entry.area }] })
-        continue
-      }
-      if (!usableDayTwoAreas.has(area) && entry.number > 90) continue
-      const position: OfficialPosition = {
-        index: entry.number,
-        language: entry.language ?? null,
-        area,
-        key: entry.gabarito,
-        item: null,
-        skill: null,
-        excludedFromScoring: null,
-        irt: null,
-        booklet: null,
-        sources: { key: [items.source], area: [items.source], item: null }
-      }
-      withItemsFileData(position, entry, items.source)
-      positions.push(position)
-    }
-  }
-  positions.sort((a, b) => a.index - b.index || (a.language ?? '').localeCompare(b.language ?? ''))
-  return { year, areaOrder, booklets: [], positions, disagreements, notes }
+/** A position known by its key and area alone (one source for both); withItemsFileData adds the item's data. */
+function bareOfficialPosition (index: number, language: string | null, area: Area, key: OfficialPosition['key'], source: string): OfficialPosition {
+  return { index, language, area, key, item: null, skill: null, excludedFromScoring: null, irt: null, booklet: null, sources: { key: [source], area: [source], item: null } }
 }
 
 function withItemsFileData (position: OfficialPosition, item: ItemEntry, source: string): void {

@@ -35,6 +35,11 @@ export interface MissingExam {
  * The dataset behind one immutable object with read-only queries, built once at start-up.
  * Every answer is precomputed; no query touches the disk.
  */
+/** What a year without exams is told, naming the years held (ascending). */
+export function noExamOfYear (year: number, yearsHeld: readonly number[]): string {
+  return `No exam for year ${year}; years available: ${yearsHeld.join(', ')}`
+}
+
 export class Catalog {
   readonly #examsNewestFirst: readonly Exam[]
   readonly #examsByKey: ReadonlyMap<string, Exam>
@@ -70,7 +75,7 @@ export class Catalog {
     const ofYear = this.examsOfYear(year)
     if (ofYear.length === 0) {
       const years = [...new Set(this.#examsNewestFirst.map((exam) => exam.summary.year))].sort((a, b) => a - b)
-      return { field: 'year', message: `No exam for year ${year}; years available: ${years.join(', ')}` }
+      return { field: 'year', message: noExamOfYear(year, years) }
     }
     return { field: 'application', message: `application ${JSON.stringify(application)} is not an exam of ${year}: its applications are ${ofYear.map((exam) => exam.summary.application).join(', ')}` }
   }

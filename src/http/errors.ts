@@ -27,6 +27,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What a fault is answered with, whatever path it happened on: its details stay in the log. */
+export function internalError (): ApiError {
+  return new ApiError(500, 'Internal server error')
+}
+
 /** The 405 of a method the API does not serve, with the Allow header the contract requires. */
 export function methodNotAllowed (method: string, allowedMethods: readonly string[]): ApiError {
   const allow = allowedMethods.join(', ')

@@ -1,7 +1,7 @@
 import { McpServer, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger } from 'fastify'
 import type { EndpointAnswers } from '../http/endpoints.ts'
-import { ApiError, errorBody } from '../http/errors.ts'
+import { ApiError, errorBody, internalError } from '../http/errors.ts'
 import { sdkInputSchema } from './tool-input.ts'
 import { TOOLS, type Tool } from './tools.ts'
 
@@ -33,7 +33,7 @@ export function mcpServerFactory ({ answers, publicUrl, log, tools = TOOLS }: Mc
       const { structured, text } = tool.run(answers, args)
       return { content: [{ type: 'text', text }], structuredContent: structured }
     } catch (error) {
-      const refusal = error instanceof ApiError ? error : new ApiError(500, 'Internal server error')
+      const refusal = error instanceof ApiError ? error : internalError()
       if (refusal.statusCode >= 500) log.error({ err: error, tool: tool.name }, 'tool failed')
       return { isError: true, content: [{ type: 'text', text: refusal.message }], structuredContent: { ...errorBody(publicUrl, refusal.statusCode, refusal.message) } }
     }

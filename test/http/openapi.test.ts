@@ -5,7 +5,7 @@ import { compileErrors, validate } from '@readme/openapi-parser'
 import { AlternativeSchema, ExamSummarySchema, BookletSchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
 import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
-import { EXAMPLE_REQUESTS, successExamples } from '../../src/http/plugins/openapi-examples.ts'
+import { EXAMPLE_REQUESTS, errorExampleRequests, successExamples } from '../../src/http/plugins/openapi-examples.ts'
 import { INTEGER_PATTERN, LIMIT_MAX, SLUG_MAX_LENGTH, SLUG_PATTERN, rangeOfParameter } from '../../src/http/schemas/parameters.ts'
 import { ENDPOINTS, MCP_ENDPOINT } from '../../src/http/endpoints.ts'
 import { errorDescriptions } from '../../src/http/error-descriptions.ts'
@@ -335,6 +335,14 @@ describe('the OpenAPI document', () => {
     assert.deepEqual({ ...exam, questions: exam.questions.slice(0, examples.getExam.questions!.length) }, examples.getExam)
     const exams = (await full.request(EXAMPLE_REQUESTS.listExams)).json<unknown[]>()
     assert.deepEqual(exams.slice(0, (examples.listExams as unknown as unknown[]).length), examples.listExams)
+    // Each error example is what its request gets, message and all.
+    const errors = errorExampleRequests()
+    assert.deepEqual(errors.map((example) => example.status), [400, 404, 422])
+    for (const { status, request, message } of errors) {
+      const response = await full.request(request)
+      assert.equal(response.statusCode, status, request)
+      assert.equal(response.json<{ error: { message: string } }>().error.message, message, request)
+    }
   })
 })
 

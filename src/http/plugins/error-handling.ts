@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, describeValue } from '../errors.ts'
+import { ApiError, describeValue, internalError } from '../errors.ts'
 import { ERROR_CODES, errorBody, type ErrorStatus } from '../error-codes.ts'
 import { grammarProblem, missingProblem } from '../schemas/parameters.ts'
 
@@ -56,7 +56,7 @@ function toApiError (error: FastifyError | ApiError, request: FastifyRequest): A
     const known = status in ERROR_CODES ? status as ErrorStatus : 400
     return new ApiError(known, fastifyError.message)
   }
-  return new ApiError(500, 'Internal server error')
+  return internalError()
 }
 
 /** Explains a failed schema check in terms of the parameter and the value the client sent. */

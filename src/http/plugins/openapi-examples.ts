@@ -1,8 +1,11 @@
 import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
 import { DATASET_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
-import { LIMIT_MAX } from '../schemas/parameters.ts'
-import { endpointUrl } from '../endpoints.ts'
+import { internalError } from '../errors.ts'
+import { grammarProblem } from '../schemas/parameters.ts'
+import { ENDPOINTS, endpointUrl } from '../endpoints.ts'
+import { readPaging } from '../answers/exam-answers.ts'
+import { noExamOfYear } from '../../data/catalog.ts'
 import { BULK_READS } from '../error-descriptions.ts'
 import { MemoryCounterStore } from '../rate-limit/memory-counter-store.ts'
 import { RequestCounter } from '../rate-limit/request-counter.ts'
@@ -120,13 +123,36 @@ function skillsExample (): unknown {
 
 export type ExampleOperation = keyof typeof EXAMPLE_REQUESTS
 
-/** An error example per status: real messages of the server, for a request the page names. */
+/** The full dataset's years, which the 404's example names as the years held. */
+const DATASET_YEARS = Array.from({ length: 2023 - 2009 + 1 }, (_, offset) => 2009 + offset)
+
+/** The message of the error a check throws for the example's request. */
+function refusalOf (check: () => unknown): string {
+  try {
+    check()
+  } catch (error) {
+    if (error instanceof Error) return error.message
+  }
+  throw new Error('an error example\'s request is not refused')
+}
+
+const listQuestions = ENDPOINTS.find((endpoint) => endpoint.operationId === 'listQuestions')!
+
+/**
+ * An error example per status: each message made by the very check that refuses the request the
+ * summary names (test/http/openapi.test.ts sends those requests to the server on the full dataset).
+ */
 const ERROR_EXAMPLES: Partial<Record<ErrorStatus, { summary: string, message: string }>> = {
-  400: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: 'abc' })}`, message: 'query parameter limit must be a decimal integer of at most 10 digits, without sign prefix, spaces or leading zeros, got "abc"' },
-  404: { summary: `GET ${endpointUrl('getExam', { year: '1999' })}`, message: 'No exam for year 1999; years available: 2009, 2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023' },
-  422: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: '0' })}`, message: `limit must be between 1 and ${LIMIT_MAX}, got 0` },
+  400: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: 'abc' })}`, message: grammarProblem('query', 'limit', 'abc', listQuestions.querystring) },
+  404: { summary: `GET ${endpointUrl('getExam', { year: '1999' })}`, message: noExamOfYear(1999, DATASET_YEARS) },
+  422: { summary: `GET ${endpointUrl('listQuestions', { year: '2020' }, { limit: '0' })}`, message: refusalOf(() => readPaging({ limit: '0' })) },
   429: { summary: 'The 601st request within a minute', message: new RequestCounter(600, 60_000, new MemoryCounterStore(1), BULK_READS).refusal(42).message },
-  500: { summary: 'An unexpected failure', message: 'Internal server error' }
+  500: { summary: 'An unexpected failure', message: internalError().message }
+}
+
+/** The error examples with the request each answers (its method and address), for a test to replay. */
+export function errorExampleRequests (): Array<{ status: ErrorStatus, request: string, message: string }> {
+  return Object.entries(ERROR_EXAMPLES).flatMap(([status, example]) => example.summary.startsWith('GET /') ? [{ status: Number(status) as ErrorStatus, request: example.summary.slice('GET '.length), message: example.message }] : [])
 }
 
 /** File addresses of the dataset as this server serves them (same rule as the loader). */

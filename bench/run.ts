@@ -1,13 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import http, { type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CannedAnswer, CeilingReady } from './ceiling-server.ts'
-import type { LoadJob, LoadResult } from './load.ts'
+import type { LoadResult } from './load.ts'
 import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
+import { autocannonGenerator, wrkGenerator, type LoadGenerator } from './load-generators.ts'
+import { cpuUs, freePort, hasTaskset, rssMb, SERVER_CORE, spawnPinned, stopProcess } from './processes.ts'
+import { composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type WorkerComparison } from './report.ts'
 import { startCommand } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
@@ -49,17 +51,13 @@ const STARTUP_SAMPLES = 3
 const ONLY = process.env.BENCH_ONLY === undefined || process.env.BENCH_ONLY === '' ? undefined : process.env.BENCH_ONLY.split(',').map((name) => name.trim())
 const COMPARE_WORKERS = process.env.BENCH_WORKERS !== '0'
 
+const log = (text: string) => process.stdout.write(`${text}\n`)
+
 // ---------------------------------------------------------------------------------------------
 // The machine
-
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0 && os.availableParallelism() >= 2
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined
 const loaderName = process.env.BENCH_LOADER ?? (hasWrk ? 'wrk' : 'autocannon')
 if (loaderName !== 'wrk' && loaderName !== 'autocannon') throw new Error(`BENCH_LOADER must be wrk or autocannon, got ${loaderName}`)
-
-/** Cores for the server and the load generator when pinning; empty prefixes when not. */
-const SERVER_CORE = hasTaskset ? ['taskset', '-c', '0'] : []
-const LOADER_CORE = hasTaskset ? ['taskset', '-c', '1'] : []
 
 function cpuModel (): string {
   try {
@@ -67,6 +65,18 @@ function cpuModel (): string {
     return line?.split(':')[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown'
   } catch {
     return os.cpus()[0]?.model ?? 'unknown'
+  }
+}
+
+/** The machine, as the report gives it. */
+function describeMachine (): Machine {
+  return {
+    cores: os.availableParallelism(),
+    cpu: cpuModel(),
+    node: process.version,
+    loader: loaderName,
+    pinning: hasTaskset ? 'server on core 0, load generator on core 1 (taskset)' : 'none (taskset unavailable or a single core)',
+    rateLimitStore: process.env.REDIS_URL === undefined || process.env.REDIS_URL === '' ? 'memory' : 'redis'
   }
 }
 
@@ -80,42 +90,7 @@ function resolveDataDir (): { dataDir: string | undefined, label: string } {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Processes
-
-const children = new Set<ChildProcess>()
-
-function track (child: ChildProcess): ChildProcess {
-  children.add(child)
-  child.once('exit', () => children.delete(child))
-  return child
-}
-
-function killAll (): void {
-  for (const child of children) child.kill('SIGKILL')
-}
-process.once('exit', killAll)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAll()
-    process.exit(130)
-  })
-}
-
-function spawnPinned (prefix: string[], command: string, args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
-  const [head, ...rest] = [...prefix, command, ...args]
-  return track(spawn(head!, rest, options))
-}
-
-function freePort (): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = http.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-}
+// The server
 
 interface RawResponse {
   status: number
@@ -193,220 +168,6 @@ async function startServer ({ workers, pinned, dataDir }: { workers: number, pin
     await delay(5)
   }
   return { child, pid: child.pid!, port, workers, startupMs: performance.now() - startedAt }
-}
-
-async function stopProcess (child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-  const code = await exited
-  clearTimeout(timer)
-  return code
-}
-
-/**
- * Resident memory in MB of a process and every process it started (cluster workers): now (VmRSS)
- * and at its peak (VmHWM). The first moves with when V8 last collected its old space, so the
- * peak is printed beside it.
- */
-function rssMb (pid: number): { rssMb: number, peakMb: number, processes: number } {
-  const pids = [pid, ...childPids(pid)]
-  let kb = 0
-  let peakKb = 0
-  for (const one of pids) {
-    const status = readFileSync(`/proc/${one}/status`, 'utf8')
-    kb += Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0)
-    peakKb += Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0)
-  }
-  return { rssMb: kb / 1024, peakMb: peakKb / 1024, processes: pids.length }
-}
-
-function childPids (pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
-
-/** Kernel clock ticks per second, the unit of utime/stime in /proc/<pid>/stat (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100
-
-/** CPU time (user + system) in microseconds used so far by a process and the processes it started. */
-function cpuUs (pid: number): number {
-  let ticks = 0
-  for (const one of [pid, ...childPids(pid)]) {
-    try {
-      // Fields after the command name (which may hold spaces), so utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${one}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
-    } catch {
-      // A process that just exited: its time is gone with it.
-    }
-  }
-  return (ticks * 1e6) / CLOCK_TICKS_PER_SECOND
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load generators
-
-interface LoadGenerator {
-  run (job: LoadJob, pinned: boolean): Promise<LoadResult>
-  close (): Promise<void>
-}
-
-/** wrk reports through this script: one JSON line, latencies in microseconds. */
-const WRK_REPORT_SCRIPT = `
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('{"requests":%d,"durationUs":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d}\\n',
-    summary.requests, summary.duration, e.connect, e.read, e.write, e.timeout, e.status,
-    latency:percentile(50), latency:percentile(99), latency.max))
-end
-`
-
-interface WrkReport {
-  requests: number
-  durationUs: number
-  connect: number
-  read: number
-  write: number
-  timeout: number
-  status: number
-  p50Us: number
-  p99Us: number
-  maxUs: number
-}
-
-/**
- * A wrk script that sends `paths` in turn, one per request (so a cache of one URL cannot help),
- * starting after the path its first argument names (so that runs can go on where the last one
- * stopped), plus the report. Paths are percent-encoded ASCII: safe inside Lua's double quotes.
- *
- * Every request is formatted in `init`, before wrk starts its clock. Formatting each one as it was
- * sent made wrk itself stall over the unrepeated search's many paths, and every connection waiting
- * on wrk's one thread counted the stall as the server's latency: a bare node:http server answering
- * every path alike showed a p99 several times higher than with the requests formatted beforehand
- * (bench/results.md has the figures). Cycling only the first 1,000 of the same paths did not stall,
- * so the cost is in making ever-new request strings (most likely LuaJIT's string table growing).
- */
-function wrkPathsScript (paths: string[]): string {
-  return `
-local paths = {${paths.map((one) => `"${one}"`).join(',')}}
-local requests = {}
-local sent = 0
-init = function(args)
-  for i, one in ipairs(paths) do requests[i] = wrk.format(nil, one) end
-  sent = tonumber(args[1] or "0") % #requests
-end
-request = function()
-  sent = sent % #requests + 1
-  return requests[sent]
-end
-${WRK_REPORT_SCRIPT}`
-}
-
-/** A wrk script that POSTs one body with every request, plus the report. */
-function wrkBodyScript (body: string): string {
-  if (body.includes(']==]')) throw new Error('a bench body cannot hold ]==]')
-  return `
-wrk.method = "POST"
-wrk.body = [==[${body}]==]
-${WRK_REPORT_SCRIPT}`
-}
-
-function wrkGenerator (): LoadGenerator {
-  const scriptPath = path.join(os.tmpdir(), `enem-bench-report-${process.pid}.lua`)
-  writeFileSync(scriptPath, WRK_REPORT_SCRIPT)
-  // One script per list of paths, written once: the unrepeated search list is a few megabytes.
-  const pathsScripts = new Map<readonly string[], string>()
-  const scriptFor = (paths: string[]): string => {
-    let file = pathsScripts.get(paths)
-    if (file === undefined) {
-      file = path.join(os.tmpdir(), `enem-bench-paths-${process.pid}-${pathsScripts.size}.lua`)
-      writeFileSync(file, wrkPathsScript(paths))
-      pathsScripts.set(paths, file)
-    }
-    return file
-  }
-  const bodyScripts = new Map<string, string>()
-  const bodyScriptFor = (body: string): string => {
-    let file = bodyScripts.get(body)
-    if (file === undefined) {
-      file = path.join(os.tmpdir(), `enem-bench-body-${process.pid}-${bodyScripts.size}.lua`)
-      writeFileSync(file, wrkBodyScript(body))
-      bodyScripts.set(body, file)
-    }
-    return file
-  }
-  return {
-    run (job, pinned) {
-      if (job.body !== undefined && job.paths !== undefined) throw new Error('a bench scenario sends either a body or paths')
-      const script = job.body !== undefined ? bodyScriptFor(job.body) : job.paths === undefined ? scriptPath : scriptFor(job.paths)
-      const headerArgs = Object.entries(job.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
-      const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', script, ...headerArgs, job.url, '--', String(job.startAt ?? 0)]
-      const child = spawnPinned(pinned ? LOADER_CORE : [], 'wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
-      let output = ''
-      child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-      child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
-      return new Promise((resolve, reject) => {
-        child.once('exit', (code) => {
-          const line = output.split('\n').reverse().find((text) => text.startsWith('{'))
-          if (code !== 0 || line === undefined) {
-            reject(new Error(`wrk failed (${code}): ${output.trim()}`))
-            return
-          }
-          const report = JSON.parse(line) as WrkReport
-          const durationSeconds = report.durationUs / 1e6
-          resolve({
-            requests: report.requests,
-            durationSeconds,
-            requestsPerSecond: report.requests / durationSeconds,
-            p50Ms: report.p50Us / 1000,
-            p99Ms: report.p99Us / 1000,
-            maxMs: report.maxUs / 1000,
-            errors: report.connect + report.read + report.write + report.timeout,
-            // wrk counts a status of 400 or more; nothing here answers 1xx or 3xx.
-            non2xx: report.status
-          })
-        })
-      })
-    },
-    async close () {}
-  }
-}
-
-function autocannonGenerator (): LoadGenerator {
-  const workers = new Map<boolean, ChildProcess>()
-  const workerFor = (pinned: boolean): ChildProcess => {
-    let child = workers.get(pinned)
-    if (child === undefined) {
-      child = spawnPinned(pinned ? LOADER_CORE : [], process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'load.ts')], {
-        cwd: ROOT,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc']
-      })
-      workers.set(pinned, child)
-    }
-    return child
-  }
-  return {
-    run (job, pinned) {
-      const child = workerFor(pinned)
-      return new Promise((resolve, reject) => {
-        const onExit = (code: number | null) => reject(new Error(`autocannon child exited (${code})`))
-        child.once('exit', onExit)
-        child.once('message', (message: unknown) => {
-          child.off('exit', onExit)
-          resolve(message as LoadResult)
-        })
-        child.send(job)
-      })
-    },
-    async close () {
-      for (const child of workers.values()) await stopProcess(child)
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,43 +435,7 @@ async function startCeiling (answers: CannedAnswer[], pinned: boolean): Promise<
 }
 
 // ---------------------------------------------------------------------------------------------
-// Figures
-
-function median (values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-interface Summary {
-  requestsPerSecond: number
-  cpuUsPerRequest: number
-  p50Ms: number
-  p99Ms: number
-  /** Summed over the runs, not a median: one error is one too many. */
-  errors: number
-  non2xx: number
-  requests: number
-}
-
-function summarise (runs: RunResult[]): Summary {
-  return {
-    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
-    cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
-    p50Ms: median(runs.map((run) => run.p50Ms)),
-    p99Ms: median(runs.map((run) => run.p99Ms)),
-    errors: runs.reduce((sum, run) => sum + run.errors, 0),
-    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
-    requests: runs.reduce((sum, run) => sum + run.requests, 0)
-  }
-}
-
-interface Target {
-  name: string
-  /** The measured value, as printed. */
-  value: string
-  met: boolean
-}
+// Measuring
 
 interface Contender {
   label: string
@@ -722,14 +447,6 @@ interface Contender {
   warmUp?: boolean
   /** Whether it keeps answers (caches) that a repeated path could hit: our server does, the ceiling does not. */
   keepsAnswers: boolean
-}
-
-/**
- * A run's figures plus the server's CPU time per answered request: on a shared machine other
- * processes move requests/s a lot, CPU per request much less, so it is the steadier measure.
- */
-interface RunResult extends LoadResult {
-  cpuUsPerRequest: number
 }
 
 /** Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all alike. */
@@ -776,24 +493,11 @@ interface Measured {
   pathsSent: number
 }
 
-const fmt = {
-  rps: (value: number) => Math.round(value).toLocaleString('en-US'),
-  ms: (value: number) => value.toFixed(2),
-  us: (value: number) => value.toFixed(1),
-  mb: (value: number) => value.toFixed(0)
-}
-
-function table (headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`
-  return [line(headers), `|${widths.map((width, i) => (i === 0 ? ':' : '-') + '-'.repeat(width) + (i === 0 ? '-' : ':')).join('|')}|`, ...rows.map(line)].join('\n')
-}
-
 /**
  * 1 worker against 2 (WEB_CONCURRENCY), alternating, neither pinned: with two cores the load
  * generator shares them with the workers, which the report says.
  */
-async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dataDir: string | undefined) {
+async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dataDir: string | undefined): Promise<WorkerComparison | undefined> {
   const compared = scenarios.filter((scenario) => scenario.name === 'single question' || scenario.name === '10-item page')
   if (compared.length === 0) return undefined
   const one = await startServer({ workers: 1, pinned: false, dataDir })
@@ -815,27 +519,8 @@ async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dat
   return { startupMs: two.startupMs, rssMb: memory.rssMb, processes: memory.processes, scenarios: results }
 }
 
-// ---------------------------------------------------------------------------------------------
-
-async function main (): Promise<void> {
-  if (!existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('dist/server.js is missing: run `npm run build` (npm run bench does)')
-  const benchStartedAt = performance.now()
-  const { dataDir, label: dataLabel } = resolveDataDir()
-  const machine = {
-    cores: os.availableParallelism(),
-    cpu: cpuModel(),
-    node: process.version,
-    loader: loaderName,
-    pinning: hasTaskset ? 'server on core 0, load generator on core 1 (taskset)' : 'none (taskset unavailable or a single core)',
-    rateLimitStore: process.env.REDIS_URL === undefined || process.env.REDIS_URL === '' ? 'memory' : 'redis'
-  }
-  const log = (text: string) => process.stdout.write(`${text}\n`)
-  log(`bench: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; load generator ${machine.loader}; ${machine.pinning}`)
-  log(`bench: dataset ${dataLabel}; ${CONNECTIONS} connections, ${RUNS} runs x ${RUN_SECONDS} s after ${WARMUP_SECONDS} s warm-up, alternating ours/ceiling; LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_MAX=${RATE_LIMIT_MAX} (${machine.rateLimitStore} store)`)
-
-  const loader = loaderName === 'wrk' ? wrkGenerator() : autocannonGenerator()
-
-  // Start-up: the median of a few cold starts, the last of which is the server we load.
+/** Start-up: the median of a few cold starts, the last of which is the server we load. */
+async function measureStartup (dataDir: string | undefined): Promise<{ ours: ServerProcess, startupRuns: number[] }> {
   const startupRuns: number[] = []
   for (let i = 1; i < STARTUP_SAMPLES; i++) {
     const server = await startServer({ workers: 1, pinned: true, dataDir })
@@ -845,6 +530,37 @@ async function main (): Promise<void> {
   const ours = await startServer({ workers: 1, pinned: true, dataDir })
   startupRuns.push(ours.startupMs)
   log(`bench: start-up to first ready /readyz: ${startupRuns.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  return { ours, startupRuns }
+}
+
+/** One scenario, ours against the ceiling (which warms up only when `warmUpCeiling`). */
+async function measureAgainstCeiling (loader: LoadGenerator, scenario: Scenario, captured: Capture, ours: ServerProcess, ceiling: { child: ChildProcess, port: number }, warmUpCeiling: boolean) {
+  const { runs: [ourRuns, ceilingRuns], pathsSent } = await measure(loader, scenario, [
+    { label: 'ours', port: ours.port, pid: ours.pid, pinned: true, keepsAnswers: true },
+    { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true, warmUp: warmUpCeiling, keepsAnswers: false }
+  ], RUN_SECONDS)
+  const oursSummary = summarise(ourRuns!)
+  const ceilingSummary = summarise(ceilingRuns!)
+  // Each round runs ours and the ceiling back to back, so a round's ratio compares the two at
+  // one machine speed; the figure is the median of the rounds' ratios.
+  const ratio = median(ourRuns!.map((run, round) => run.requestsPerSecond / ceilingRuns![round]!.requestsPerSecond))
+  const cpuRatio = median(ourRuns!.map((run, round) => ceilingRuns![round]!.cpuUsPerRequest / run.cpuUsPerRequest))
+  log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})`)
+  return { ...scenario, paths: undefined, pathCount: scenario.paths?.length, pathsSent, bodyBytes: captured.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main (): Promise<void> {
+  if (!existsSync(path.join(ROOT, 'dist', 'server.js'))) throw new Error('dist/server.js is missing: run `npm run build` (npm run bench does)')
+  const benchStartedAt = performance.now()
+  const { dataDir, label: dataLabel } = resolveDataDir()
+  const machine = describeMachine()
+  log(`bench: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; load generator ${machine.loader}; ${machine.pinning}`)
+  log(`bench: dataset ${dataLabel}; ${CONNECTIONS} connections, ${RUNS} runs x ${RUN_SECONDS} s after ${WARMUP_SECONDS} s warm-up, alternating ours/ceiling; LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_MAX=${RATE_LIMIT_MAX} (${machine.rateLimitStore} store)`)
+
+  const loader = loaderName === 'wrk' ? wrkGenerator() : autocannonGenerator(ROOT)
+  const { ours, startupRuns } = await measureStartup(dataDir)
 
   const scenarios = (await discoverScenarios(ours.port)).filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
   const captures: Capture[] = []
@@ -859,20 +575,7 @@ async function main (): Promise<void> {
   const ceiling = await startCeiling(captures.flatMap((one) => one.answers), true)
 
   const results = []
-  for (const [i, scenario] of scenarios.entries()) {
-    const { runs: [ourRuns, ceilingRuns], pathsSent } = await measure(loader, scenario, [
-      { label: 'ours', port: ours.port, pid: ours.pid, pinned: true, keepsAnswers: true },
-      { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true, warmUp: i === 0, keepsAnswers: false }
-    ], RUN_SECONDS)
-    const oursSummary = summarise(ourRuns!)
-    const ceilingSummary = summarise(ceilingRuns!)
-    // Each round runs ours and the ceiling back to back, so a round's ratio compares the two at
-    // one machine speed; the figure is the median of the rounds' ratios.
-    const ratio = median(ourRuns!.map((run, round) => run.requestsPerSecond / ceilingRuns![round]!.requestsPerSecond))
-    const cpuRatio = median(ourRuns!.map((run, round) => ceilingRuns![round]!.cpuUsPerRequest / run.cpuUsPerRequest))
-    results.push({ ...scenario, paths: undefined, pathCount: scenario.paths?.length, pathsSent, bodyBytes: captures[i]!.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio })
-    log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})`)
-  }
+  for (const [i, scenario] of scenarios.entries()) results.push(await measureAgainstCeiling(loader, scenario, captures[i]!, ours, ceiling, i === 0))
   const memory = rssMb(ours.pid)
   await stopProcess(ours.child)
   await stopProcess(ceiling.child)
@@ -882,113 +585,12 @@ async function main (): Promise<void> {
 
   // -------------------------------------------------------------------------------------------
   const startupMs = median(startupRuns)
-  const targets: Target[] = []
-  for (const result of results) {
-    if (result.ratioTarget !== undefined) {
-      targets.push({ name: `${result.name}: ratio to the ceiling >= ${result.ratioTarget}`, value: result.ratio.toFixed(2), met: result.ratio >= result.ratioTarget })
-    }
-    if (result.json) {
-      const limit = result.p99TargetMs ?? 5
-      targets.push({ name: `${result.name}: p99 < ${limit} ms`, value: `${fmt.ms(result.ours.summary.p99Ms)} ms`, met: result.ours.summary.p99Ms < limit })
-    }
-    const single = results.find((one) => one.name === 'single question')
-    if (result.singleQuestionShareTarget !== undefined && single !== undefined) {
-      const share = result.ours.summary.requestsPerSecond / single.ours.summary.requestsPerSecond
-      targets.push({ name: `${result.name}: >= ${result.singleQuestionShareTarget} of the single question's req/s`, value: share.toFixed(2), met: share >= result.singleQuestionShareTarget })
-    }
-    const unitRow = result.cpuUnitRow ?? 'single question gzip/br'
-    const singleBeside = results.find((one) => one.name === unitRow)
-    if (result.singleQuestionCpuTarget !== undefined && singleBeside !== undefined) {
-      const times = result.ours.summary.cpuUsPerRequest / singleBeside.ours.summary.cpuUsPerRequest
-      targets.push({ name: `${result.name}: CPU per request <= ${result.singleQuestionCpuTarget}x the ${unitRow}'s`, value: `${times.toFixed(1)}x (${fmt.us(result.ours.summary.cpuUsPerRequest)} / ${fmt.us(singleBeside.ours.summary.cpuUsPerRequest)} us)`, met: times <= result.singleQuestionCpuTarget })
-    }
-    if (result.unrepeated === true && result.pathCount !== undefined) {
-      targets.push({ name: `${result.name}: no path sent twice to our server`, value: `at most ${result.pathsSent.toLocaleString('en-US')} sent of ${result.pathCount.toLocaleString('en-US')}`, met: result.pathsSent <= result.pathCount })
-    }
-    const bad = result.ours.summary.errors + (result.expectStatus === 200 ? result.ours.summary.non2xx : 0)
-    targets.push({ name: `${result.name}: no errors${result.expectStatus === 200 ? ', no non-2xx' : ''}`, value: String(bad), met: bad === 0 })
-  }
-  targets.push({ name: 'ready in under 1.2 s (full dataset)', value: `${startupMs.toFixed(0)} ms`, met: startupMs < 1200 })
-  targets.push({ name: 'RSS after load under 250 MB', value: `${fmt.mb(memory.rssMb)} MB`, met: memory.rssMb < 250 })
-
-  const mainTable = table(
-    ['endpoint', 'bytes', 'ours req/s', 'p50 ms', 'p99 ms', 'err/non-2xx', 'CPU us/req', 'ceiling req/s', 'p50 ms', 'p99 ms', 'err/non-2xx', 'CPU us/req', 'ratio', 'CPU ratio'],
-    results.map((result) => [
-      result.name,
-      String(result.bodyBytes),
-      fmt.rps(result.ours.summary.requestsPerSecond),
-      fmt.ms(result.ours.summary.p50Ms),
-      fmt.ms(result.ours.summary.p99Ms),
-      `${result.ours.summary.errors}/${result.ours.summary.non2xx}${result.expectStatus === 200 ? '' : ' (expected)'}`,
-      fmt.us(result.ours.summary.cpuUsPerRequest),
-      fmt.rps(result.ceiling.summary.requestsPerSecond),
-      fmt.ms(result.ceiling.summary.p50Ms),
-      fmt.ms(result.ceiling.summary.p99Ms),
-      `${result.ceiling.summary.errors}/${result.ceiling.summary.non2xx}`,
-      fmt.us(result.ceiling.summary.cpuUsPerRequest),
-      result.ratio.toFixed(2),
-      result.cpuRatio.toFixed(2)
-    ])
-  )
-  const workerTable = workers === undefined
-    ? ''
-    : table(
-      ['endpoint (unpinned)', '1 worker req/s', 'p99 ms', 'CPU us/req', '2 workers req/s', 'p99 ms', 'CPU us/req', 'err/non-2xx', 'speed-up'],
-      workers.scenarios.map((result) => [
-        result.name,
-        fmt.rps(result.oneWorker.requestsPerSecond),
-        fmt.ms(result.oneWorker.p99Ms),
-        fmt.us(result.oneWorker.cpuUsPerRequest),
-        fmt.rps(result.twoWorkers.requestsPerSecond),
-        fmt.ms(result.twoWorkers.p99Ms),
-        fmt.us(result.twoWorkers.cpuUsPerRequest),
-        `${result.oneWorker.errors + result.twoWorkers.errors}/${result.oneWorker.non2xx + result.twoWorkers.non2xx}`,
-        `${result.speedup.toFixed(2)}x`
-      ])
-    )
-  const date = new Date().toISOString()
-  const report = [
-    `Date: ${date}. Machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}. Load generator: ${machine.loader}, ${CONNECTIONS} connections, ` +
-      `median of ${RUNS} runs x ${RUN_SECONDS} s after a ${WARMUP_SECONDS} s warm-up, ours and the ceiling alternating. Pinning: ${machine.pinning}.`,
-    `Ours: ${START_COMMAND.join(' ')} (as npm start), 1 worker, dataset ${dataLabel}, rate limiting on (RATE_LIMIT_MAX=${RATE_LIMIT_MAX}, ${machine.rateLimitStore} store), LOG_LEVEL=${LOG_LEVEL}. ` +
-      'Ceiling: a bare node:http server answering the same bytes and headers from memory. err = socket errors and timeouts; non-2xx summed over the runs. ' +
-      'CPU us/req: the server process\'s CPU time per answered request. ratio and CPU ratio: ours / ceiling (req/s) and ceiling / ours (CPU per request) in each round, where the two ran back to back, median over the rounds.',
-    '',
-    mainTable,
-    '',
-    `Start-up on the dataset, spawn to first ready /readyz (median of ${startupRuns.length}): ${startupMs.toFixed(0)} ms. ` +
-      `RSS after the load: ${fmt.mb(memory.rssMb)} MB (peak ${fmt.mb(memory.peakMb)} MB).`,
-    '',
-    ...(workers === undefined
-      ? []
-      : [
-          `WEB_CONCURRENCY: 1 worker vs 2 workers, both unpinned (the load generator shares the ${machine.cores} cores), median of ${RUNS} runs x ${WORKER_RUN_SECONDS} s:`,
-          '',
-          workerTable,
-          '',
-          `2 workers: ready in ${workers.startupMs.toFixed(0)} ms, RSS ${fmt.mb(workers.rssMb)} MB over ${workers.processes} processes (primary + workers; each worker holds its own copy of the dataset).`,
-          ''
-        ]),
-    'Targets:',
-    ...targets.map((target) => `- [${target.met ? 'x' : ' '}] ${target.name}: ${target.value}`),
-    '',
-    `Bench wall time: ${((performance.now() - benchStartedAt) / 1000).toFixed(0)} s.`
-  ].join('\n')
+  const targets = computeTargets(results, startupMs, memory)
+  const settings = { connections: CONNECTIONS, runs: RUNS, runSeconds: RUN_SECONDS, warmupSeconds: WARMUP_SECONDS, workerRunSeconds: WORKER_RUN_SECONDS, rateLimitMax: RATE_LIMIT_MAX, logLevel: LOG_LEVEL, dataset: dataLabel }
+  const outcome = { date: new Date().toISOString(), machine, settings, startCommand: START_COMMAND, contract, startupRuns, startupMs, memory, results, workers, targets }
+  const report = composeReport(outcome, performance.now() - benchStartedAt)
   log(`\n${report}`)
-
-  mkdirSync(RESULTS_DIR, { recursive: true })
-  writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${report}\n`)
-  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({
-    date,
-    machine,
-    settings: { connections: CONNECTIONS, runs: RUNS, runSeconds: RUN_SECONDS, warmupSeconds: WARMUP_SECONDS, workerRunSeconds: WORKER_RUN_SECONDS, rateLimitMax: RATE_LIMIT_MAX, logLevel: LOG_LEVEL, dataset: dataLabel },
-    contract,
-    startup: { medianMs: startupMs, runsMs: startupRuns },
-    memory: { rssAfterLoadMb: memory.rssMb, peakRssMb: memory.peakMb },
-    scenarios: results,
-    workers,
-    targets
-  }, null, 2)}\n`)
+  writeResults(RESULTS_DIR, report, outcome)
   log(`bench: wrote ${path.relative(ROOT, path.join(RESULTS_DIR, 'latest.json'))} and latest.md`)
 }
 

@@ -33,6 +33,7 @@ import type { DataCredit } from './data/dataset/dataset-manifest.ts'
 import { docsRoutes } from './http/routes/docs.ts'
 import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
+import { StartUpCache } from './data/dataset/start-up-cache.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
 import { mcpTransport } from './mcp/http-transport.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
@@ -117,7 +118,10 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // server listens (and /readyz answers 200) only once it is in place and the export's costly
   // compression is done off the loop (onReady below), so that no request ever waits for either and
   // none is held while they are made.
-  const searchIndexBuilt = answers.finding.finder.buildSearchIndex()
+  // What a start before this one made from the same data at a cost (src/data/dataset/start-up-cache.ts).
+  const { cache, problem } = StartUpCache.open(config.cacheDir)
+  if (problem !== undefined) fastify.log.warn(`CACHE_DIR: ${problem}; every start makes the search index and the export's compression anew`)
+  const searchIndexBuilt = answers.finding.finder.buildSearchIndex(cache)
   let requestCounter: RequestCounter | undefined
   // The very function serverOptions gave Fastify (compiled once per setting), so every part names the same client.
   const trustProxy = trustProxyFunction(config.trustProxy)
@@ -203,7 +207,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {
-    await Promise.all([searchIndexBuilt, answers.finding.prepareExportAhead()])
+    const [origin] = await Promise.all([searchIndexBuilt, answers.finding.prepareExportAhead(cache)])
+    fastify.log.info(`search index ${origin === 'cache' ? `read from the start-up cache (${cache.dir})` : 'built'}`)
     installFastPath(fastify.server, fastPath)
   })
   fastify.addHook('preClose', (done) => {

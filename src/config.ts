@@ -1,11 +1,15 @@
 import { fileURLToPath } from 'node:url'
 import { isIP } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
 import { dataFolders } from './data/dataset/data-folders.ts'
 
 /** Folder of the sample dataset that ships with the repo, served when ENEM_DATA_DIR is unset. */
 export const SAMPLE_DATA_DIR = fileURLToPath(new URL('../data/sample', import.meta.url))
+
+/** The start-up cache's folder in the system's temporary one, unless CACHE_DIR says otherwise. */
+const DEFAULT_CACHE_FOLDER = 'enem-api-cache'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
@@ -48,6 +52,8 @@ export interface Config {
   }
   /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops accepting connections. */
   shutdownDrainMs: number
+  /** CACHE_DIR: where start-up keeps what it makes at a cost for the next start (src/data/dataset/start-up-cache.ts); null for nowhere. */
+  cacheDir: string | null
 }
 
 export const CONFIG_DEFAULTS = {
@@ -204,6 +210,14 @@ export function loadConfig (env: Env = process.env): Config {
     logLevel,
     webConcurrency: readInteger(env, 'WEB_CONCURRENCY', CONFIG_DEFAULTS.webConcurrency, 1, 64),
     connections: readConnections(env),
-    shutdownDrainMs: readDurationOrZero(env, 'SHUTDOWN_DRAIN_DELAY', CONFIG_DEFAULTS.shutdownDrainMs)
+    shutdownDrainMs: readDurationOrZero(env, 'SHUTDOWN_DRAIN_DELAY', CONFIG_DEFAULTS.shutdownDrainMs),
+    cacheDir: readCacheDir(env)
   }
+}
+
+/** CACHE_DIR: unset or empty for a folder of the system's temporary one, `off` for none, else the folder. */
+function readCacheDir (env: Env): string | null {
+  const raw = env.CACHE_DIR
+  if (raw === undefined || raw === '') return path.join(os.tmpdir(), DEFAULT_CACHE_FOLDER)
+  return raw === 'off' ? null : path.resolve(raw)
 }

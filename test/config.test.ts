@@ -188,3 +188,10 @@ test('the same exam in two folders of ENEM_DATA_DIR refuses the start, naming th
   const errors = lines.filter((line) => line.level === 50 && line.kind === 'duplicate_exam')
   assert.ok(errors.length > 0 && errors.every((line) => line.msg.includes(`is held by ${SAMPLE_DATA_DIR} too`)), stdout)
 })
+
+test('CACHE_DIR: a folder of the system\'s temporary one by default, `off` for none, any other value the folder', () => {
+  assert.equal(loadConfig({}).cacheDir, path.join(tmpdir(), 'enem-api-cache'))
+  assert.equal(loadConfig({ CACHE_DIR: '' }).cacheDir, path.join(tmpdir(), 'enem-api-cache'))
+  assert.equal(loadConfig({ CACHE_DIR: 'off' }).cacheDir, null)
+  assert.equal(loadConfig({ CACHE_DIR: 'var/cache' }).cacheDir, path.resolve('var/cache'))
+})

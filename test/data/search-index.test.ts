@@ -1,13 +1,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { searchableText } from '../../src/data/finding/question-search.ts'
-import { buildSearchIndex, placeOf, type SearchIndexParts } from '../../src/data/finding/search-index.ts'
+import { SEARCH_INDEX_KIND, buildSearchIndex, placeOf, searchIndexBytes, searchIndexFromBytes, type SearchIndexParts } from '../../src/data/finding/search-index.ts'
 import { foldedWords } from '../../src/data/finding/search-words.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
+import { StartUpCache } from '../../src/data/dataset/start-up-cache.ts'
 
 /*
  * The search index as a server builds it, in a worker thread (src/data/finding/search-index-worker.ts),
@@ -21,14 +25,20 @@ async function texts (): Promise<string[]> {
   return catalog!.listExams().flatMap((exam) => exam.questions.map(searchableText))
 }
 
-test('the worker thread hands over the very index this thread builds', async () => {
+test('the worker thread hands over the very index this thread builds, and keeps it in the start-up cache', async (t) => {
   const all = await texts()
-  const worker = new Worker(new URL('../../src/data/finding/search-index-worker.ts', import.meta.url), { workerData: all })
+  const cacheDir = await mkdtemp(path.join(tmpdir(), 'enem-index-cache-'))
+  t.after(() => rm(cacheDir, { recursive: true, force: true }))
+  const worker = new Worker(new URL('../../src/data/finding/search-index-worker.ts', import.meta.url), { workerData: { texts: all, cacheDir, cacheKey: 'k' } })
   const [fromWorker] = await once(worker, 'message') as [SearchIndexParts]
-  await worker.terminate()
+  // It ends on its own once the file is written.
+  await once(worker, 'exit')
   const here = buildSearchIndex(all)
   assert.deepEqual(fromWorker, here)
   assert.ok(here.keys.length > 100 && here.positions.length > all.length, `${here.keys.length} keys, ${here.positions.length} holders`)
+  const kept = StartUpCache.open(cacheDir).cache.read(SEARCH_INDEX_KIND, 'k')
+  assert.ok(kept !== undefined)
+  assert.deepEqual(searchIndexFromBytes(kept, all.length), here)
 })
 
 test('texts folded token by token hold the words the whole text folds to, white space and compatibility forms included', async () => {
@@ -43,4 +53,17 @@ test('placeOf finds each string of an ascending list, and nothing else', () => {
   sorted.forEach((value, at) => assert.equal(placeOf(sorted, value), at))
   for (const absent of ['0', 'aa', 'c', 'zz', ' ']) assert.equal(placeOf(sorted, absent), -1)
   assert.equal(placeOf([], 'a'), -1)
+})
+
+test('an index as bytes is the same index read back; bytes of another shape or size are refused', async () => {
+  const { catalog } = await loadDataset(SAMPLE_DATA_DIR, { filesBaseUrl: 'http://localhost/files' })
+  const texts = catalog!.listExams().flatMap((exam) => exam.questions).map(searchableText)
+  const index = buildSearchIndex(texts)
+  const bytes = searchIndexBytes(index)
+  assert.deepEqual(searchIndexFromBytes(bytes, texts.length), index)
+  // Read as the index of another number of texts: refused.
+  assert.equal(searchIndexFromBytes(bytes, texts.length + 1), undefined)
+  assert.equal(searchIndexFromBytes(bytes.subarray(0, bytes.length >> 1), texts.length), undefined)
+  assert.equal(searchIndexFromBytes(searchIndexBytes({ ...index, starts: index.starts.subarray(1) }), texts.length), undefined)
+  assert.equal(searchIndexFromBytes(Buffer.from('not an index'), texts.length), undefined)
 })

@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog.ts'
 import type { Question } from '../record-schemas.ts'
-import { QuestionSearch, type SearchQuery } from './question-search.ts'
+import { QuestionSearch, type IndexOrigin, type SearchQuery } from './question-search.ts'
+import type { StartUpCache } from '../dataset/start-up-cache.ts'
 import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
 
 export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.ts'
@@ -58,8 +59,8 @@ export class QuestionFinder {
   }
 
   /** Builds the search index in a worker thread; resolves once it is in place (see QuestionSearch.buildOffThread). */
-  buildSearchIndex (): Promise<void> {
-    return this.#search.buildOffThread()
+  buildSearchIndex (cache?: StartUpCache): Promise<IndexOrigin> {
+    return this.#search.buildOffThread(cache)
   }
 
   /** Stops a build of the search index under way (at close). */

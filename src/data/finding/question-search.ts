@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
+import { StartUpCache, cacheKey } from '../dataset/start-up-cache.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
-import { bitWordsFor, buildSearchIndex, placeOf, type SearchIndexParts } from './search-index.ts'
+import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, placeOf, searchIndexFromBytes, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
@@ -83,8 +85,28 @@ const acceptAll = holdsAll
  */
 const LEAST_RECORDS_FOR_A_WORKER = 1_000
 
+/** Where a server's search index came from: built at this start, or read from the start-up cache. */
+export type IndexOrigin = 'built' | 'cache'
+
 /** Where the worker's module is: beside this one in the sources, beside the bundle (dist/server.js) once built. */
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './search-index-worker.ts' : './search-index-worker.js', import.meta.url)
+
+/**
+ * The start-up cache's name of the index of `texts`: the texts, and the code that builds the
+ * index, the worker's own bundle (dist/search-index-worker.js, which holds all of it). Run from the
+ * sources (a test, `npm run dev`), the code is spread over modules whose changes the worker's own
+ * file would not show: no name, so no cache.
+ */
+function indexCacheKey (texts: readonly string[]): string | null {
+  if (!WORKER_URL.pathname.endsWith('.js')) return null
+  let code: Buffer
+  try {
+    code = readFileSync(WORKER_URL)
+  } catch {
+    return null
+  }
+  return cacheKey(SEARCH_INDEX_KIND, code, ...texts)
+}
 
 /** A pair of common words' bit per record, or undefined when no record holds the pair. */
 function pairHoldersOf (index: SearchIndexParts, pair: string, records: number): Uint32Array | undefined {
@@ -135,7 +157,7 @@ function lowerBound (positions: Uint32Array, low: number, high: number, position
 export class QuestionSearch {
   readonly #records: readonly Question[]
   #index: SearchIndexParts | undefined
-  #building: Promise<void> | undefined
+  #building: Promise<IndexOrigin> | undefined
   #worker: Worker | undefined
   /** A word's key: from the index when a record holds the word, else made (and not kept: queries are many). */
   readonly #keyOf = (word: string): string => {
@@ -167,23 +189,32 @@ export class QuestionSearch {
   }
 
   /**
-   * Builds the index in a worker thread (on the spot for a small list); resolves once it is in
-   * place. Called again, the same promise. A worker that cannot start or fails leaves the build to
-   * this thread, so the index is there either way.
+   * Puts the index in place off the event loop, and resolves once it is: read from the start-up
+   * cache when a start before this one kept the index of these very texts made by this very code,
+   * else built in a worker thread (on the spot for a small list), which then keeps it in the cache.
+   * Called again, the same promise. A worker that cannot start or fails leaves the build to this
+   * thread, so the index is there either way. Resolves with where the index came from.
    */
-  buildOffThread (): Promise<void> {
-    this.#building ??= this.#buildOffThread()
+  buildOffThread (cache: StartUpCache = StartUpCache.NONE): Promise<IndexOrigin> {
+    this.#building ??= this.#buildOffThread(cache)
     return this.#building
   }
 
-  async #buildOffThread (): Promise<void> {
-    if (this.ready) return
+  async #buildOffThread (cache: StartUpCache): Promise<IndexOrigin> {
+    if (this.ready) return 'built'
     const texts = this.#records.map(searchableText)
     if (texts.length < LEAST_RECORDS_FOR_A_WORKER) {
       this.#adopt(buildSearchIndex(texts))
-      return
+      return 'built'
     }
-    const worker = new Worker(WORKER_URL, { workerData: texts })
+    const key = cache.dir === null ? null : indexCacheKey(texts)
+    const kept = key === null ? undefined : cache.read(SEARCH_INDEX_KIND, key)
+    const fromCache = kept === undefined ? undefined : searchIndexFromBytes(kept, texts.length)
+    if (fromCache !== undefined) {
+      this.#adopt(fromCache)
+      return 'cache'
+    }
+    const worker = new Worker(WORKER_URL, { workerData: { texts, cacheDir: key === null ? null : cache.dir, cacheKey: key } })
     this.#worker = worker
     try {
       const [parts] = await new Promise<[SearchIndexParts]>((resolve, reject) => {
@@ -192,12 +223,15 @@ export class QuestionSearch {
         worker.once('exit', (code) => reject(new Error(`the search index worker exited (${code}) without an index`)))
       })
       if (!this.ready) this.#adopt(parts)
+      // Left to write the cache file and end on its own; it holds no start-up, nor the process at exit.
+      worker.unref()
     } catch {
       if (!this.ready) this.#adopt(buildSearchIndex(texts))
+      worker.terminate().catch(() => {})
     } finally {
       this.#worker = undefined
-      worker.terminate().catch(() => {})
     }
+    return 'built'
   }
 
   /** Stops a build under way in a worker (at close). */

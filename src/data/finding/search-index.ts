@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /*
@@ -46,6 +47,38 @@ export interface SearchIndexParts {
 /** The typed arrays of an index, for a worker to transfer rather than copy. */
 export function transferablesOf (parts: SearchIndexParts): ArrayBuffer[] {
   return [parts.starts.buffer, parts.positions.buffer, parts.scores.buffer, parts.pairHolders.buffer] as ArrayBuffer[]
+}
+
+/** The start-up cache's name for the kind of file a search index is kept in. */
+export const SEARCH_INDEX_KIND = 'search-index'
+
+/** An index as bytes, for the start-up cache (src/data/dataset/start-up-cache.ts): V8's own serialization keeps the typed arrays as they are. */
+export function searchIndexBytes (parts: SearchIndexParts): Buffer {
+  return serialize(parts)
+}
+
+/**
+ * The index these bytes hold, when they hold a whole index of `texts` texts; undefined otherwise.
+ * The bytes come from a cache file named by what the index was made of, and checked against its
+ * own hash: this only makes sure that what is adopted has the shape every search relies on.
+ */
+export function searchIndexFromBytes (bytes: Uint8Array, texts: number): SearchIndexParts | undefined {
+  let value: unknown
+  try {
+    value = deserialize(bytes)
+  } catch {
+    return undefined
+  }
+  const parts = value as Partial<Record<keyof SearchIndexParts, unknown>>
+  const lists = [parts.keys, parts.words, parts.wordKeys, parts.foldedTexts, parts.commonWords, parts.pairs]
+  if (!lists.every((list) => Array.isArray(list))) return undefined
+  const { keys, starts, positions, scores, words, wordKeys, foldedTexts, pairs, pairHolders } = parts as SearchIndexParts
+  if (!(starts instanceof Uint32Array) || !(positions instanceof Uint32Array) || !(scores instanceof Float64Array) || !(pairHolders instanceof Uint32Array)) return undefined
+  const holders = starts[keys.length]
+  if (starts.length !== keys.length + 1 || holders !== positions.length || scores.length !== holders || words.length !== wordKeys.length ||
+    foldedTexts.length !== texts || pairHolders.length !== pairs.length * bitWordsFor(texts)) return undefined
+  for (let at = 0; at < positions.length; at++) if (positions[at]! >= texts) return undefined
+  return parts as SearchIndexParts
 }
 
 /** How many 32-bit words a bit per text takes. */

@@ -45,6 +45,11 @@ export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Prom
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 
+/** The part of `raw` whose deflate data is `deflated` (made earlier, as deflatePart makes it, and kept). */
+export function partOfDeflated (raw: Buffer, deflated: Buffer): DeflatedPart {
+  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+}
+
 /**
  * Bytes as stored (uncompressed) deflate blocks: for the few bytes of a part made per request (a
  * page's metadata), where compressing would cost more than it saves.

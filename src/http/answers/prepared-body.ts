@@ -5,6 +5,10 @@ import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
+import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
+
+/** The start-up cache's name for the kind of file a body's brotli form is kept in. */
+const BROTLI_KIND = 'brotli'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -180,11 +184,16 @@ export class PreparedBody {
 
   /**
    * Makes the br form in libuv's thread pool, so that a body of megabytes (the whole export) is
-   * never compressed on the event loop when a client first asks for it.
+   * never compressed on the event loop when a client first asks for it; or takes it from the
+   * start-up cache, where the first start that made it kept it.
    */
-  async compressOffLoop (): Promise<void> {
+  async compressOffLoop (cache: StartUpCache = StartUpCache.NONE): Promise<void> {
     if (this.#br !== undefined || !this.#brotli || !this.#compress) return
-    const br = await brotliInPool(this.raw, this.#brotliOptions())
+    // Named by the bytes (their tag) and the brotli and quality that compressed them.
+    const key = cacheKey(BROTLI_KIND, process.versions.brotli ?? '', String(BROTLI_QUALITY[this.#effort]), this.etag)
+    const kept = cache.read(BROTLI_KIND, key)
+    const br = kept ?? await brotliInPool(this.raw, this.#brotliOptions())
+    if (kept === undefined) cache.write(BROTLI_KIND, key, br)
     this.#br ??= br
   }
 

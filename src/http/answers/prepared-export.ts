@@ -2,11 +2,15 @@ import { LRUCache } from 'lru-cache'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
-import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from './deflated-parts.ts'
+import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
+import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, partOfDeflated, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
+
+/** The start-up cache's name for the kind of file an exam's deflated export lines are kept in. */
+const EXPORT_PART_KIND = 'export-part'
 
 /**
  * Exports of several exams kept (bytes counted as if both their raw and gzip forms were made); the
@@ -126,14 +130,20 @@ export class PreparedExport {
    * first request and hold it longer than any request may (tens to hundreds of milliseconds): each
    * exam's part (an export of several exams compresses those it holds) and the whole export's br.
    * The server waits for it before it listens. Serializing the lines is done here, on the loop,
-   * before listening.
+   * before listening. What a start before this one compressed of the same lines is read from the
+   * start-up cache instead, and what this one compresses is kept there.
    */
-  async prepareAhead (): Promise<void> {
+  async prepareAhead (cache: StartUpCache = StartUpCache.NONE): Promise<void> {
     await Promise.all(this.#exams.map(async (exam) => {
-      const part = await deflatePartOffLoop(this.#bytesOf(exam), LARGE_PART_LEVEL)
+      const raw = this.#bytesOf(exam)
+      // Named by the lines it compresses and the zlib that compressed them; any deflate of these bytes is a correct part.
+      const key = cacheKey(EXPORT_PART_KIND, process.versions.zlib, String(LARGE_PART_LEVEL), this.#tagOf(exam))
+      const kept = cache.read(EXPORT_PART_KIND, key)
+      const part = kept === undefined ? await deflatePartOffLoop(raw, LARGE_PART_LEVEL) : partOfDeflated(raw, kept)
+      if (kept === undefined) cache.write(EXPORT_PART_KIND, key, part.deflated)
       if (!this.#examParts.has(exam)) this.#examParts.set(exam, part)
     }))
-    await this.body({}).compressOffLoop()
+    await this.body({}).compressOffLoop(cache)
   }
 
   /**

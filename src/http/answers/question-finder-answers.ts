@@ -1,3 +1,4 @@
+import type { StartUpCache } from '../../data/dataset/start-up-cache.ts'
 import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
@@ -82,8 +83,8 @@ export class QuestionFinderAnswers {
   }
 
   /** Compresses the export's costly parts off the event loop (PreparedExport.prepareAhead); the server waits for it before listening. */
-  prepareExportAhead (): Promise<void> {
-    return this.#export.prepareAhead()
+  prepareExportAhead (cache?: StartUpCache): Promise<void> {
+    return this.#export.prepareAhead(cache)
   }
 
   /** The finder behind these answers: the question browser asks the same one. */

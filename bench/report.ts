@@ -122,6 +122,14 @@ export interface WorkerComparison {
   scenarios: Array<{ name: string, url: string, oneWorker: Summary, twoWorkers: Summary, speedup: number }>
 }
 
+/** Spawn to the first ready /readyz: with an empty start-up cache, and restarts that read it. */
+export interface StartUp {
+  coldMs: number
+  restartRuns: number[]
+  /** The median of the restarts. */
+  restartMs: number
+}
+
 /** Everything the report and latest.json hold. */
 export interface BenchOutcome {
   date: string
@@ -130,8 +138,7 @@ export interface BenchOutcome {
   /** How our server was started. */
   startCommand: string[]
   contract: Contract
-  startupRuns: number[]
-  startupMs: number
+  startup: StartUp
   memory: { rssMb: number, peakMb: number }
   results: ScenarioResult[]
   workers: WorkerComparison | undefined
@@ -139,7 +146,7 @@ export interface BenchOutcome {
 }
 
 /** The targets each scenario, the start-up (median, in ms) and the memory after the load are held to. */
-export function computeTargets (results: ScenarioResult[], startupMs: number, memory: { rssMb: number }): Target[] {
+export function computeTargets (results: ScenarioResult[], startup: StartUp, memory: { rssMb: number }): Target[] {
   const targets: Target[] = []
   for (const result of results) {
     if (result.ratioTarget !== undefined) {
@@ -166,7 +173,7 @@ export function computeTargets (results: ScenarioResult[], startupMs: number, me
     const bad = result.ours.summary.errors + (result.expectStatus === 200 ? result.ours.summary.non2xx : 0)
     targets.push({ name: `${result.name}: no errors${result.expectStatus === 200 ? ', no non-2xx' : ''}`, value: String(bad), met: bad === 0 })
   }
-  targets.push({ name: 'ready in under 1.2 s (full dataset)', value: `${startupMs.toFixed(0)} ms`, met: startupMs < 1200 })
+  targets.push({ name: 'a restart ready in under 1.5 s (start-up cache)', value: `${startup.restartMs.toFixed(0)} ms (cold: ${startup.coldMs.toFixed(0)} ms)`, met: startup.restartMs < 1500 })
   targets.push({ name: 'RSS after load under 250 MB', value: `${fmt.mb(memory.rssMb)} MB`, met: memory.rssMb < 250 })
   return targets
 }
@@ -214,7 +221,7 @@ function workersTable (workers: WorkerComparison): string {
 
 /** The report printed at the end and written to latest.md; `wallTimeMs` is the whole bench's. */
 export function composeReport (outcome: BenchOutcome, wallTimeMs: number): string {
-  const { date, machine, settings, startCommand, startupRuns, startupMs, memory, results, workers, targets } = outcome
+  const { date, machine, settings, startCommand, startup, memory, results, workers, targets } = outcome
   return [
     `Date: ${date}. Machine: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}. Load generator: ${machine.loader}, ${settings.connections} connections, ` +
       `median of ${settings.runs} runs x ${settings.runSeconds} s after a ${settings.warmupSeconds} s warm-up, ours and the ceiling alternating. Pinning: ${machine.pinning}.`,
@@ -224,7 +231,7 @@ export function composeReport (outcome: BenchOutcome, wallTimeMs: number): strin
     '',
     resultsTable(results),
     '',
-    `Start-up on the dataset, spawn to first ready /readyz (median of ${startupRuns.length}): ${startupMs.toFixed(0)} ms. ` +
+    `Start-up on the dataset, spawn to first ready /readyz: cold (empty start-up cache) ${startup.coldMs.toFixed(0)} ms; a restart (the cache read; median of ${startup.restartRuns.length}) ${startup.restartMs.toFixed(0)} ms. ` +
       `RSS after the load: ${fmt.mb(memory.rssMb)} MB (peak ${fmt.mb(memory.peakMb)} MB).`,
     '',
     ...(workers === undefined
@@ -246,7 +253,7 @@ export function composeReport (outcome: BenchOutcome, wallTimeMs: number): strin
 
 /** Writes the report to `dir`/latest.md and every figure to `dir`/latest.json. */
 export function writeResults (dir: string, report: string, outcome: BenchOutcome): void {
-  const { date, machine, settings, contract, startupRuns, startupMs, memory, results, workers, targets } = outcome
+  const { date, machine, settings, contract, startup, memory, results, workers, targets } = outcome
   mkdirSync(dir, { recursive: true })
   writeFileSync(path.join(dir, 'latest.md'), `${report}\n`)
   writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify({
@@ -254,7 +261,7 @@ export function writeResults (dir: string, report: string, outcome: BenchOutcome
     machine,
     settings,
     contract,
-    startup: { medianMs: startupMs, runsMs: startupRuns },
+    startup,
     memory: { rssAfterLoadMb: memory.rssMb, peakRssMb: memory.peakMb },
     scenarios: results,
     workers,

@@ -1,5 +1,5 @@
 import { spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,7 +9,7 @@ import type { LoadResult } from './load.ts'
 import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
 import { autocannonGenerator, wrkGenerator, type LoadGenerator } from './load-generators.ts'
 import { cpuUs, freePort, hasTaskset, rssMb, SERVER_CORE, spawnPinned, stopProcess } from './processes.ts'
-import { composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type WorkerComparison } from './report.ts'
+import { composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type StartUp, type WorkerComparison } from './report.ts'
 import { startCommand } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
@@ -132,7 +132,8 @@ interface ServerProcess {
   startupMs: number
 }
 
-async function startServer ({ workers, pinned, dataDir }: { workers: number, pinned: boolean, dataDir: string | undefined }): Promise<ServerProcess> {
+/** `cacheDir`: the start-up cache's folder (CACHE_DIR); by default none, so every start is a cold one. */
+async function startServer ({ workers, pinned, dataDir, cacheDir = 'off' }: { workers: number, pinned: boolean, dataDir: string | undefined, cacheDir?: string }): Promise<ServerProcess> {
   const port = await freePort()
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -141,7 +142,8 @@ async function startServer ({ workers, pinned, dataDir }: { workers: number, pin
     RATE_LIMIT_MAX,
     LOG_LEVEL,
     WEB_CONCURRENCY: String(workers),
-    NODE_ENV: 'production'
+    NODE_ENV: 'production',
+    CACHE_DIR: cacheDir
   }
   if (dataDir === undefined) delete env.ENEM_DATA_DIR
   else env.ENEM_DATA_DIR = dataDir
@@ -520,17 +522,27 @@ async function compareWorkers (loader: LoadGenerator, scenarios: Scenario[], dat
 }
 
 /** Start-up: the median of a few cold starts, the last of which is the server we load. */
-async function measureStartup (dataDir: string | undefined): Promise<{ ours: ServerProcess, startupRuns: number[] }> {
-  const startupRuns: number[] = []
+/**
+ * Start-up, spawn to the first 200 of /readyz: a cold start (an empty start-up cache, CACHE_DIR),
+ * then restarts, which read what the cold one kept; the last restart is the server we load.
+ */
+async function measureStartup (dataDir: string | undefined): Promise<{ ours: ServerProcess, startup: StartUp }> {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'enem-bench-cache-'))
+  process.once('exit', () => rmSync(cacheDir, { recursive: true, force: true }))
+  const cold = await startServer({ workers: 1, pinned: true, dataDir, cacheDir })
+  await stopProcess(cold.child)
+  // The worker writes the index's file after handing the index over: a restart before it is there would be a second cold start.
+  for (let waited = 0; waited < 30_000 && !readdirSync(cacheDir).some((name) => name.startsWith('search-index-') && name.endsWith('.bin')); waited += 50) await delay(50)
+  const restartRuns: number[] = []
   for (let i = 1; i < STARTUP_SAMPLES; i++) {
-    const server = await startServer({ workers: 1, pinned: true, dataDir })
-    startupRuns.push(server.startupMs)
+    const server = await startServer({ workers: 1, pinned: true, dataDir, cacheDir })
+    restartRuns.push(server.startupMs)
     await stopProcess(server.child)
   }
-  const ours = await startServer({ workers: 1, pinned: true, dataDir })
-  startupRuns.push(ours.startupMs)
-  log(`bench: start-up to first ready /readyz: ${startupRuns.map((ms) => ms.toFixed(0)).join(', ')} ms`)
-  return { ours, startupRuns }
+  const ours = await startServer({ workers: 1, pinned: true, dataDir, cacheDir })
+  restartRuns.push(ours.startupMs)
+  log(`bench: start-up to first ready /readyz: cold ${cold.startupMs.toFixed(0)} ms; restarts (start-up cache) ${restartRuns.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  return { ours, startup: { coldMs: cold.startupMs, restartRuns, restartMs: median(restartRuns) } }
 }
 
 /** One scenario, ours against the ceiling (which warms up only when `warmUpCeiling`). */
@@ -560,7 +572,7 @@ async function main (): Promise<void> {
   log(`bench: dataset ${dataLabel}; ${CONNECTIONS} connections, ${RUNS} runs x ${RUN_SECONDS} s after ${WARMUP_SECONDS} s warm-up, alternating ours/ceiling; LOG_LEVEL=${LOG_LEVEL}, RATE_LIMIT_MAX=${RATE_LIMIT_MAX} (${machine.rateLimitStore} store)`)
 
   const loader = loaderName === 'wrk' ? wrkGenerator() : autocannonGenerator(ROOT)
-  const { ours, startupRuns } = await measureStartup(dataDir)
+  const { ours, startup } = await measureStartup(dataDir)
 
   const scenarios = (await discoverScenarios(ours.port)).filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
   const captures: Capture[] = []
@@ -584,10 +596,9 @@ async function main (): Promise<void> {
   await loader.close()
 
   // -------------------------------------------------------------------------------------------
-  const startupMs = median(startupRuns)
-  const targets = computeTargets(results, startupMs, memory)
+  const targets = computeTargets(results, startup, memory)
   const settings = { connections: CONNECTIONS, runs: RUNS, runSeconds: RUN_SECONDS, warmupSeconds: WARMUP_SECONDS, workerRunSeconds: WORKER_RUN_SECONDS, rateLimitMax: RATE_LIMIT_MAX, logLevel: LOG_LEVEL, dataset: dataLabel }
-  const outcome = { date: new Date().toISOString(), machine, settings, startCommand: START_COMMAND, contract, startupRuns, startupMs, memory, results, workers, targets }
+  const outcome = { date: new Date().toISOString(), machine, settings, startCommand: START_COMMAND, contract, startup, memory, results, workers, targets }
   const report = composeReport(outcome, performance.now() - benchStartedAt)
   log(`\n${report}`)
   writeResults(RESULTS_DIR, report, outcome)

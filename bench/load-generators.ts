@@ -73,34 +73,30 @@ wrk.body = [==[${body}]==]
 ${WRK_REPORT_SCRIPT}`
 }
 
+/** The file of the wrk script `write` makes of a value: written on first use, then reused for the same value. */
+function scriptFiles<T> (name: string, write: (value: T) => string): (value: T) => string {
+  const files = new Map<T, string>()
+  return (value) => {
+    let file = files.get(value)
+    if (file === undefined) {
+      file = path.join(os.tmpdir(), `enem-bench-${name}-${process.pid}-${files.size}.lua`)
+      writeFileSync(file, write(value))
+      files.set(value, file)
+    }
+    return file
+  }
+}
+
 export function wrkGenerator (): LoadGenerator {
   const scriptPath = path.join(os.tmpdir(), `enem-bench-report-${process.pid}.lua`)
   writeFileSync(scriptPath, WRK_REPORT_SCRIPT)
-  // One script per list of paths, written once: the unrepeated search list is a few megabytes.
-  const pathsScripts = new Map<readonly string[], string>()
-  const scriptFor = (paths: string[]): string => {
-    let file = pathsScripts.get(paths)
-    if (file === undefined) {
-      file = path.join(os.tmpdir(), `enem-bench-paths-${process.pid}-${pathsScripts.size}.lua`)
-      writeFileSync(file, wrkPathsScript(paths))
-      pathsScripts.set(paths, file)
-    }
-    return file
-  }
-  const bodyScripts = new Map<string, string>()
-  const bodyScriptFor = (body: string): string => {
-    let file = bodyScripts.get(body)
-    if (file === undefined) {
-      file = path.join(os.tmpdir(), `enem-bench-body-${process.pid}-${bodyScripts.size}.lua`)
-      writeFileSync(file, wrkBodyScript(body))
-      bodyScripts.set(body, file)
-    }
-    return file
-  }
+  // One script per list of paths (the unrepeated search list is a few megabytes) and per body, written once.
+  const pathsScriptFor = scriptFiles('paths', wrkPathsScript)
+  const bodyScriptFor = scriptFiles('body', wrkBodyScript)
   return {
     run (job, pinned) {
       if (job.body !== undefined && job.paths !== undefined) throw new Error('a bench scenario sends either a body or paths')
-      const script = job.body !== undefined ? bodyScriptFor(job.body) : job.paths === undefined ? scriptPath : scriptFor(job.paths)
+      const script = job.body !== undefined ? bodyScriptFor(job.body) : job.paths === undefined ? scriptPath : pathsScriptFor(job.paths)
       const headerArgs = Object.entries(job.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
       const args = ['-t1', `-c${job.connections}`, `-d${job.durationSeconds}s`, '--timeout', '2s', '-s', script, ...headerArgs, job.url, '--', String(job.startAt ?? 0)]
       const child = spawnPinned(pinned ? LOADER_CORE : [], 'wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -162,12 +162,27 @@ export interface PracticeDraw {
  * @example drawPractice(finder.find({ discipline: 'matematica' }), 'MT', 620, 10, 42).questions.length === 10
  */
 export function drawPractice (records: readonly Question[] | PracticeCandidates, area: Area, score: number, count: number, seed: number): PracticeDraw {
-  const theta = thetaOfScore(area, score)
   const candidates = 'items' in records ? records : practiceCandidates(records)
-  const pool = rankCandidates(candidates, theta, candidatePoolSize(count))
-  const rankOf = new Map(pool.map((entry, rank) => [entry.question, rank]))
-  const drawn = drawDistinct(pool.map((entry) => entry.question), count, seed)
-  drawn.sort((a, b) => a.inep!.difficulty! - b.inep!.difficulty! || rankOf.get(a)! - rankOf.get(b)!)
+  return drawFromPool(practicePool(candidates, area, score, count), area, score, count, seed)
+}
+
+/**
+ * The records a draw of `count` at `score` picks from: the candidatePoolSize(count) most
+ * informative of `candidates` at the θ of `score` in `area`, most informative first (rankCandidates).
+ */
+export function practicePool (candidates: PracticeCandidates, area: Area, score: number, count: number): readonly Question[] {
+  return rankCandidates(candidates, thetaOfScore(area, score), candidatePoolSize(count)).map((entry) => entry.question)
+}
+
+/**
+ * `count` of a pool (practicePool of the same `area`, `score` and `count`) drawn with `seed`,
+ * easiest first (ties in the pool's order): drawPractice once the pool is known.
+ */
+export function drawFromPool (pool: readonly Question[], area: Area, score: number, count: number, seed: number): PracticeDraw {
+  const drawn = drawDistinct(pool, count, seed)
+  // Ties of difficulty are rare: their order in the pool is looked up only then (a pool holds distinct records).
+  drawn.sort((a, b) => a.inep!.difficulty! - b.inep!.difficulty! || pool.indexOf(a) - pool.indexOf(b))
+  const theta = thetaOfScore(area, score)
   return {
     seed,
     target: { discipline: DISCIPLINE_OF_AREA[area], score, theta: Math.round(theta * 10_000) / 10_000 },
@@ -200,22 +215,49 @@ export class PracticeDrawer {
    * set (the four areas unfiltered, and what filters are asked), not per draw.
    */
   readonly #candidates = new LRUCache<string, PracticeCandidates>({ max: CANDIDATE_LISTS_KEPT })
+  /**
+   * Pools by normalized filters, score and pool size: ranking every candidate at θ (an exp per
+   * candidate) was most of a draw's CPU in its profile, and a pool is the same for every seed and
+   * every unseeded draw at that score. Bounded by the references kept.
+   */
+  readonly #pools = new LRUCache<string, readonly Question[]>({
+    maxSize: POOL_CACHE_REFERENCES,
+    sizeCalculation: (pool) => pool.length + POOL_ENTRY_OVERHEAD_REFERENCES
+  })
 
   constructor (finder: QuestionFinder) {
     this.#finder = finder
   }
 
   draw ({ area, score, count, seed, filters = {} }: PracticeDrawRequest): PracticeDraw {
+    return drawFromPool(this.#pool(area, score, count, filters), area, score, count, seed)
+  }
+
+  /** practicePool over the records of the filters and the area, kept by the normalized request. */
+  #pool (area: Area, score: number, count: number, filters: Omit<QuestionFilters, 'discipline' | 'search'>): readonly Question[] {
     const selection: QuestionFilters = { ...filters, discipline: DISCIPLINE_OF_AREA[area] }
     const key = filtersKey(selection)
-    let candidates = this.#candidates.get(key)
-    if (candidates === undefined) {
-      candidates = practiceCandidates(this.#finder.find(selection))
-      this.#candidates.set(key, candidates)
+    // The pool size, not `count`: draws of different counts with one pool size share it.
+    const poolKey = `${candidatePoolSize(count)}|${score}|${key}`
+    let pool = this.#pools.get(poolKey)
+    if (pool === undefined) {
+      let candidates = this.#candidates.get(key)
+      if (candidates === undefined) {
+        candidates = practiceCandidates(this.#finder.find(selection))
+        this.#candidates.set(key, candidates)
+      }
+      pool = practicePool(candidates, area, score, count)
+      this.#pools.set(poolKey, pool)
     }
-    return drawPractice(candidates, area, score, count, seed)
+    return pool
   }
 }
 
 /** Candidate lists kept (each a few hundred references and four typed arrays of as many numbers). */
 const CANDIDATE_LISTS_KEPT = 256
+/**
+ * References kept in pools (8 bytes each: 512 KiB of them): some 800 pools of a draw of ten,
+ * about 230 of fifty. What an entry costs beyond them (its key, array and LRU slot), in references.
+ */
+const POOL_CACHE_REFERENCES = 64 * 1024
+const POOL_ENTRY_OVERHEAD_REFERENCES = 32

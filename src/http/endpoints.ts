@@ -42,7 +42,8 @@ export type ParameterValues = Readonly<Record<string, string>>
 export interface Endpoint {
   /**
    * GET (also answering HEAD; the fast path answers it) or POST (answering POST and OPTIONS only,
-   * with a JSON body checked by `body.problem`; Fastify alone answers it).
+   * with a JSON body checked by `body.problem`; the fast path answers a POST with plain headers,
+   * Fastify the rest).
    */
   readonly method: 'GET' | 'POST'
   /**

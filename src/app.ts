@@ -8,7 +8,7 @@ import { methodNotAllowed } from './http/errors.ts'
 import { installErrorHandling } from './http/plugins/error-handling.ts'
 import { installRequestGuard } from './http/plugins/request-guard.ts'
 import { cors } from './http/plugins/cors.ts'
-import { jsonBody } from './http/plugins/json-body.ts'
+import { jsonBody, jsonTextParser } from './http/plugins/json-body.ts'
 import { rateLimit } from './http/plugins/rate-limit.ts'
 import type { RequestCounter } from './http/rate-limit/request-counter.ts'
 import { requestLogging } from './http/plugins/request-logging.ts'
@@ -203,7 +203,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     trustProxy,
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
-    errorLog: fastify.log
+    errorLog: fastify.log,
+    parseJson: jsonTextParser(fastify)
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {

@@ -42,7 +42,8 @@ export type ParameterValues = Readonly<Record<string, string>>
 export interface Endpoint {
   /**
    * GET (also answering HEAD; the fast path answers it) or POST (answering POST and OPTIONS only,
-   * with a JSON body checked by `body.problem`; Fastify alone answers it).
+   * with a JSON body checked by `body.problem`; the fast path answers a POST with plain headers,
+   * Fastify the rest).
    */
   readonly method: 'GET' | 'POST'
   /**
@@ -252,8 +253,12 @@ export function endpointUrl (operationId: string, params: ParameterValues = {}, 
 
 /** The practice draw's address at a discipline and score, as the scores' answers name it. */
 export function practiceAddress (discipline: string, score: number): string {
-  return endpointUrl('practiceQuestions', {}, { discipline, score: String(score) })
+  // endpointUrl's address, its path found once: every scored area writes one.
+  practicePath ??= endpointUrl('practiceQuestions')
+  return `${practicePath}?discipline=${encodeURIComponent(discipline)}&score=${encodeURIComponent(String(score))}`
 }
+
+let practicePath: string | undefined
 
 /**
  * The one endpoint outside API_BASE that is not a page: the Model Context Protocol's Streamable

@@ -129,6 +129,118 @@ const FASTIFY_CASES: Array<[InjectOptions, number]> = [
   [{ url: '/v1/exams', headers: { 'content-length': '5' }, payload: 'hello' }, 413]
 ]
 
+/** A POST of the scores endpoint with a JSON body, as a client sends it. */
+function scoresPost (body: unknown, headers: Record<string, string> = {}, url = '/v1/scores'): InjectOptions {
+  return { method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) }
+}
+
+const PRACTICE_RUN = { year: 2020, language: 'ingles', answers: { 1: 'B', 8: 'D', 10: 'A' } }
+const ANSWER_SHEET = { year: 2023, booklet: 1191, answers: 'ABCDE'.repeat(9) }
+
+/** POSTs with plain headers: the fast path reads their body and answers them, errors included, as the route does. */
+const FAST_POSTS: Array<[InjectOptions, number]> = [
+  [scoresPost(PRACTICE_RUN), 200],
+  [scoresPost(ANSWER_SHEET), 200],
+  [scoresPost(ANSWER_SHEET, { 'accept-encoding': 'br' }), 200],
+  [scoresPost(ANSWER_SHEET, { 'accept-encoding': 'gzip, deflate' }), 200],
+  [scoresPost(ANSWER_SHEET, { 'if-none-match': '*' }), 200],
+  [scoresPost(ANSWER_SHEET, { 'content-type': 'application/json; charset=utf-8' }), 200],
+  [scoresPost(ANSWER_SHEET, { 'content-type': 'application/json;charset=UTF-8' }), 200],
+  [scoresPost(ANSWER_SHEET, {}, '/v1/scores/'), 200],
+  [scoresPost(ANSWER_SHEET, {}, '/v1/scores?refused=nested'), 200],
+  [scoresPost(`  ${JSON.stringify(ANSWER_SHEET)}\n`), 200],
+  [scoresPost('{"year": 2023,'), 400],
+  [scoresPost(' '), 400],
+  [scoresPost('[]'), 400],
+  [scoresPost('"text"'), 400],
+  [scoresPost('['.repeat(40) + ']'.repeat(40)), 400],
+  [scoresPost(`{"year":2023,"answers":{"1":${'['.repeat(33)}${']'.repeat(33)}}}`), 400],
+  [scoresPost('{"year":2023,"answers":{},"__proto__":{"x":1}}'), 400],
+  [scoresPost('{"year":2023,"answers":{},"constructor":{"prototype":{"x":1}}}'), 400],
+  [scoresPost({ year: '2023', answers: {} }), 400],
+  [scoresPost({ year: 2023, answers: { 1: 'F' } }), 400],
+  [scoresPost({ year: 2023, answers: { x: 'A' } }), 400],
+  [scoresPost({ year: 2023, booklet: 1191, answers: 'A', application: 'regular' }), 400],
+  [scoresPost({ year: 2023, answers: Object.fromEntries(Array.from({ length: 200 }, (_, at) => [String(at + 1), 'Z'])) }), 400],
+  [scoresPost(Buffer.concat([Buffer.from('{"year":2023,"booklet":1191,"answers":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])), 422],
+  [scoresPost({ year: 2008, answers: {} }), 422],
+  [scoresPost({ year: 2022, booklet: 1191, answers: 'A'.repeat(45) }), 422],
+  [scoresPost({ year: 2020, answers: { 1: 'A' } }), 422]
+]
+
+/** POSTs the fast path leaves to Fastify (refused before their body is read, or headers it does not read a body with), with Fastify's status. */
+const FASTIFY_POSTS: Array<[InjectOptions, number]> = [
+  [{ method: 'POST', url: '/v1/scores', payload: JSON.stringify(ANSWER_SHEET) }, 415],
+  [scoresPost(ANSWER_SHEET, { 'content-type': 'text/plain' }), 415],
+  [scoresPost(ANSWER_SHEET, { 'content-type': 'application/json; charset=utf-16' }), 415],
+  [scoresPost(ANSWER_SHEET, { 'content-encoding': 'gzip' }), 415],
+  [scoresPost(ANSWER_SHEET, { 'content-encoding': 'identity' }), 200],
+  [scoresPost({ ...ANSWER_SHEET, answers: 'A'.repeat(16 * 1024) }), 413],
+  [{ method: 'POST', url: '/v1/scores', headers: { 'content-type': 'application/json', 'content-length': '0' } }, 400],
+  [scoresPost(ANSWER_SHEET, {}, '/v1/scores?x=%zz'), 200],
+  // A body on a path that takes none: refused before it is read.
+  [scoresPost(ANSWER_SHEET, {}, '/v1/Scores'), 413],
+  [{ method: 'PUT', url: '/v1/scores', headers: { 'content-type': 'application/json' }, payload: '{}' }, 405],
+  [{ method: 'GET', url: '/v1/scores' }, 405],
+  [{ method: 'OPTIONS', url: '/v1/scores', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } }, 204]
+]
+
+test('POST /v1/scores with plain headers is the fast path\'s, every answer (200, 400, 422) exactly as the route gives it', async (t) => {
+  const counted = await buildCounted(t)
+  for (const [options, status] of FAST_POSTS) {
+    const { fast, response } = await compareBothWays(counted, options)
+    assert.equal(fast, true, `${options.url as string} ${String(options.payload).slice(0, 60)} should take the fast path`)
+    assert.equal(response.statusCode, status, `${options.url as string} ${String(options.payload).slice(0, 60)}: ${response.body.slice(0, 200)}`)
+    assert.equal(response.headers['cache-control'], 'no-store')
+  }
+})
+
+test('a POST the fast path does not read a body for is left to Fastify, which answers it as before', async (t) => {
+  const counted = await buildCounted(t)
+  for (const [options, status] of FASTIFY_POSTS) {
+    const { fast, response } = await compareBothWays(counted, options)
+    assert.equal(fast, false, `${options.method as string} ${options.url as string} ${JSON.stringify(options.headers)} should go to Fastify`)
+    assert.equal(response.statusCode, status, `${options.url as string} ${JSON.stringify(options.headers)}`)
+  }
+  // Fastify's own content-type matching has the last word on other spellings; the answer is the same either way.
+  for (const type of ['Application/JSON', 'application/json ; charset=utf-8', 'application/json; charset="utf-8"']) {
+    const { response } = await compareBothWays(counted, scoresPost(ANSWER_SHEET, { 'content-type': type }))
+    assert.equal(response.statusCode, 200, type)
+  }
+})
+
+test('POSTs draw on the one quota per client, and past it are refused with the same 429 before their body is read', async (t) => {
+  const counted = await buildCounted(t, { RATE_LIMIT_MAX: '3' })
+  const answers = [
+    await counted.request(scoresPost(ANSWER_SHEET)),
+    await counted.injectIntoFastify(scoresPost(ANSWER_SHEET)),
+    await counted.request('/v1/exams')
+  ]
+  assert.deepEqual(answers.map((answer) => answer.statusCode), [200, 200, 200])
+  assert.deepEqual(answers.map((answer) => answer.headers['ratelimit-remaining']), ['2', '1', '0'])
+  const before = counted.fastifySaw()
+  const refused = await counted.request(scoresPost(ANSWER_SHEET))
+  assert.equal(counted.fastifySaw(), before, 'refused on the fast path')
+  assert.equal(refused.statusCode, 429)
+  assert.equal(refused.json().error.code, 'rate_limit_exceeded')
+  for (const options of [scoresPost(ANSWER_SHEET), scoresPost('{"year": 2023,')]) {
+    const { fast, response } = await compareBothWays(counted, options)
+    assert.equal(fast, true)
+    assert.equal(response.statusCode, 429)
+  }
+})
+
+test('fast POST answers get the same one access-log line as Fastify\'s', async (t) => {
+  const counted = await buildCounted(t, { LOG_LEVEL: 'info' })
+  const posts = [scoresPost(ANSWER_SHEET), scoresPost('[]'), scoresPost({ year: 2008, answers: {} })]
+  for (const options of posts) await counted.request(options)
+  for (const options of posts) await counted.injectIntoFastify(options)
+  const lines = counted.logs.filter((line) => line.msg === 'request')
+  const expected = [['POST', '/v1/scores', 200, '127.0.0.1'], ['POST', '/v1/scores', 400, '127.0.0.1'], ['POST', '/v1/scores', 422, '127.0.0.1']]
+  assert.deepEqual(lines.map((line) => [line.method, line.url, line.statusCode, line.ip]), [...expected, ...expected])
+  assert.deepEqual(lines.map((line) => Object.keys(line).filter((key) => key !== 'time').sort()).slice(0, 3), lines.map((line) => Object.keys(line).filter((key) => key !== 'time').sort()).slice(3))
+})
+
 test('the fast path answers every plain successful exam request exactly as the Fastify routes do', async (t) => {
   const counted = await buildCounted(t)
   for (const url of FAST_URLS) {
@@ -323,6 +435,22 @@ test('full dataset: every question and every first page answers the same both wa
     }
   }
   assert.ok(compared > 2_700, `compared ${compared} questions`)
+})
+
+test('full dataset: a 180-answer practice run of every exam scores the same both ways, on the fast path', { skip: FULL_DATA_DIR === undefined && 'ENEM_DATA_DIR is not set' }, async (t) => {
+  const counted = await buildCounted(t, { ENEM_DATA_DIR: FULL_DATA_DIR! })
+  const exams = (await counted.injectIntoFastify('/v1/exams')).json() as Array<{ year: number, application: string, languages: Array<{ value: string }> }>
+  const statuses = new Map<number, number>()
+  for (const { year, application, languages } of exams) {
+    const answers = Object.fromEntries(Array.from({ length: 180 }, (_, at) => [String(at + 1), 'ABCDE'[(at * 7) % 5]!]))
+    const body = { year, application, ...(languages[0] === undefined ? {} : { language: languages[0].value }), answers }
+    const { fast, response } = await compareBothWays(counted, scoresPost(body))
+    assert.equal(fast, true, `${year} ${application}`)
+    statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1)
+  }
+  // Exams without INEP's parameters are a 422; most are scored.
+  assert.ok((statuses.get(200) ?? 0) > exams.length / 2, JSON.stringify([...statuses]))
+  assert.deepEqual([...statuses.keys()].filter((status) => status !== 200 && status !== 422), [])
 })
 
 test('a fault inside the fast path sends the request to Fastify instead of throwing out of the request listener', async () => {

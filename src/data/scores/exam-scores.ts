@@ -48,10 +48,14 @@ export class PracticeScorer {
     if (missing !== undefined) return missing
     const exam = this.#catalog.getExam(request.year, application as Application)!
     const indexes: number[] = []
+    // The answers by index in an array: each area reads every one of its positions, and a lookup by number in an object of string keys converts the number each time.
+    const letters: Array<string | undefined> = []
     for (const key of Object.keys(request.answers)) {
       const index = Number(key)
       if (areaOfIndex(request.year, index) === null) return { field: 'answers', message: `answers index ${key} is outside the exam (1–${4 * AREA_BLOCK})` }
       indexes.push(index)
+      // Read as `answers[index]` reads it: only the key that is the number's own spelling.
+      if (String(index) === key) letters[index] = request.answers[key]
     }
     if (request.language !== undefined && !exam.languageSlugs.includes(request.language)) {
       return { field: 'language', message: `language ${JSON.stringify(request.language)} is not one the ${request.year} exam offers; it offers ${exam.languageSlugs.join(', ') || 'none'}` }
@@ -64,7 +68,7 @@ export class PracticeScorer {
     if (forms === null) return { field: 'year', message: `year ${request.year} has no item parameters in our records yet, so it cannot be scored` }
     const areas: AreaScore[] = []
     for (const form of forms) {
-      const score = scoreArea(form, (index) => request.answers[index])
+      const score = scoreArea(form, (index) => letters[index])
       if (score !== null) areas.push(score)
     }
     return { year: request.year, application, areas }

@@ -12,17 +12,42 @@ export const MAX_JSON_DEPTH = 32
  * body refused anyway; a scan refuses them first. Every other content type is 415.
  */
 export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
-  const parse = app.getDefaultJsonParser('error', 'error')
+  const parse = jsonTextParser(app)
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const depth = nestingBeyond(body as string, MAX_JSON_DEPTH)
-    if (depth !== undefined) {
-      done(new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep; a scores body has two levels`), undefined)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    let value: unknown
+    try {
+      value = parse(body as string)
+    } catch (error) {
+      done(error as ApiError, undefined)
       return
     }
-    parse(request, body as string, done)
+    done(null, value)
   })
 }, { name: 'enem-json-body', fastify: '5.x' })
+
+/**
+ * How a JSON body's text is read, on either request path (this plugin's parser, the fast path's
+ * POST): the nesting bound, then Fastify's own JSON parser (secure-json-parse, refusing
+ * `__proto__` and `constructor.prototype`). Returns the value; throws the 400 the error handler
+ * would make of Fastify's parse error (its message, as it is).
+ */
+export function jsonTextParser (app: FastifyInstance): (text: string) => unknown {
+  const parse = app.getDefaultJsonParser('error', 'error')
+  return (text) => {
+    const depth = nestingBeyond(text, MAX_JSON_DEPTH)
+    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep; a scores body has two levels`)
+    let failure: Error | null = null
+    let value: unknown
+    // Fastify's default parser answers at once, through its callback; it never reads the request.
+    parse(undefined as never, text, (error, parsed) => {
+      failure = error
+      value = parsed
+    })
+    if (failure !== null) throw new ApiError(400, (failure as Error).message)
+    return value
+  }
+}
 
 /**
  * Whether a JSON text opens more than `limit` arrays or objects inside one another: the depth

@@ -66,7 +66,7 @@ function accepts (grammar: Grammar, value: string): boolean {
 function matchersBySegmentCount (endpoints: readonly Endpoint[]): Map<number, Matcher[]> {
   const byCount = new Map<number, Matcher[]>()
   for (const endpoint of endpoints) {
-    // A POST endpoint reads a body: Fastify answers it (and the 405 of a GET on its path).
+    // A POST endpoint is matched by its path alone, by the fast path itself (fast-path.ts); the 405 of a GET on its path is Fastify's.
     if (endpoint.method !== 'GET') continue
     const segments: Segment[] = []
     let checkable = true

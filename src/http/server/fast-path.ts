@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from '../client-address.ts'
 import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
-import { ApiError, errorBody } from '../errors.ts'
+import { ApiError, errorBody, internalError } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RecentKeys } from '../answers/recent-keys.ts'
 import { nextRequestId, writeAccessLog } from '../access-log.ts'
@@ -32,6 +32,14 @@ import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '..
  * pattern, malformed percent-encoding, a repeated or bare parameter, a request with a body, and
  * everything while the server closes. test/http/fast-path.test.ts sends the same requests both
  * ways and compares the answers.
+ *
+ * A POST of the table (POST /v1/scores) is answered here too when its headers are the plain ones
+ * every client sends: a Content-Length within the entry's `body.limit`, `application/json` (or
+ * with `charset=utf-8`), no Content-Encoding or Transfer-Encoding. Its body is read as Fastify
+ * reads it, parsed by the app's own JSON parser (json-body.ts's jsonTextParser), checked by the
+ * entry's `body.problem`, and answered by the entry's `answer` as the route does; every refusal a
+ * request with other headers may meet (413, 415, the 400 of an empty body) stays Fastify's, which
+ * decides it before reading a byte.
  */
 
 export interface FastPathOptions {
@@ -47,6 +55,11 @@ export interface FastPathOptions {
   accessLog?: FastifyBaseLogger | undefined
   /** Where a fault of the fast path itself is reported. */
   errorLog?: FastifyBaseLogger | undefined
+  /**
+   * The app's JSON body parser (json-body.ts's jsonTextParser): the value, or an ApiError thrown.
+   * Without it, POSTs are Fastify's.
+   */
+  parseJson?: ((text: string) => unknown) | undefined
 }
 
 type Fallback = (request: IncomingMessage, response: ServerResponse) => void
@@ -70,6 +83,20 @@ class ErrorAnswer {
 }
 
 const ERROR_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(ERROR_ANSWER_HEADERS).flat()
+/** Content types of a body read here: JSON in UTF-8 as clients spell it; any other spelling is Fastify's to judge. */
+const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'])
+/** A Content-Length of a non-empty body, as digits (an empty body is Fastify's 400). */
+const BODY_LENGTH = /^[1-9][0-9]{0,8}$/
+/** A query beside a POST's path (the endpoint reads none): plain characters only, anything odder goes to Fastify. */
+const PLAIN_QUERY = /^[A-Za-z0-9_.~=&-]*$/
+
+/** A POST of the table the fast path reads: its endpoint, and the body's declared length. */
+class PostRequest {
+  constructor (
+    readonly endpoint: Endpoint & { body: NonNullable<Endpoint['body']> },
+    readonly length: number
+  ) {}
+}
 const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(everyAnswerHeaders(200)).flat()
 
 export class FastPath {
@@ -80,6 +107,9 @@ export class FastPath {
   readonly #requestCounter: RequestCounter | undefined
   readonly #accessLog: FastifyBaseLogger | undefined
   readonly #errorLog: FastifyBaseLogger | undefined
+  readonly #parseJson: ((text: string) => unknown) | undefined
+  /** The POST endpoints of the table by their full path (and with a trailing slash, which names the same). */
+  readonly #posts = new Map<string, Endpoint & { body: NonNullable<Endpoint['body']> }>()
   #open = true
   /**
    * The headers of each answer whose body is kept by URL, built once: assembling them per request
@@ -102,8 +132,17 @@ export class FastPath {
   /** URLs asked for lately: a body is kept by URL from its second request on. */
   readonly #repeats = new RecentKeys()
 
-  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog }: FastPathOptions) {
+  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog, parseJson }: FastPathOptions) {
     this.#answers = answers
+    this.#parseJson = parseJson
+    for (const endpoint of endpoints) {
+      const { body } = endpoint
+      // A POST with a path parameter would need the matcher's checks: none is in the table, and one added stays Fastify's.
+      if (endpoint.method !== 'POST' || body === undefined || endpoint.path.includes(':')) continue
+      const entry = { ...endpoint, body }
+      this.#posts.set(`${API_BASE}${endpoint.path}`, entry)
+      this.#posts.set(`${API_BASE}${endpoint.path}/`, entry)
+    }
     this.#matcher = new EndpointMatcher(endpoints)
     this.#publicUrl = publicUrl
     this.#trustProxy = trustProxy
@@ -121,14 +160,15 @@ export class FastPath {
   dispatch (request: IncomingMessage, response: ServerResponse, fallback: Fallback): void {
     try {
       const startedAt = this.#accessLog === undefined ? 0 : performance.now()
-      const answer = this.#open ? this.#answerFor(request) : undefined
+      const answer = this.#open ? (request.method === 'POST' ? this.#postFor(request) : this.#answerFor(request)) : undefined
       const client = answer === undefined ? undefined : clientAddress(request, this.#trustProxy)
       if (answer === undefined || client === undefined) {
         fallback(request, response)
         return
       }
       if (this.#requestCounter === undefined) {
-        this.#send(request, response, answer, client, undefined, startedAt)
+        if (answer instanceof PostRequest) this.#readPost(request, response, answer, client, undefined, startedAt)
+        else this.#send(request, response, answer, client, undefined, startedAt)
         return
       }
       const counter = this.#requestCounter
@@ -136,8 +176,10 @@ export class FastPath {
         try {
           // Over the limit: the contract's 429, in the limiter's own words (a client over its limit
           // may send many; each costs this path's price, and one count, not Fastify's pipeline and two).
-          const sent = state.exceeded ? this.#refusal(counter, state.resetSeconds) : answer
-          this.#send(request, response, sent, client, state, startedAt)
+          // A POST's body is then left unread, as Fastify's limiter leaves it (Node discards it).
+          if (state.exceeded) this.#send(request, response, this.#refusal(counter, state.resetSeconds), client, state, startedAt)
+          else if (answer instanceof PostRequest) this.#readPost(request, response, answer, client, state, startedAt)
+          else this.#send(request, response, answer, client, state, startedAt)
         } catch (error) {
           this.#failed(request, response, fallback, error)
         }
@@ -157,12 +199,74 @@ export class FastPath {
     else fallback(request, response)
   }
 
+  /**
+   * Reads a POST's body as Fastify's parser reads it (raw bytes, decoded as UTF-8 once at the end),
+   * then answers it as the route does: the body's 400 (JSON, nesting, schema), the answer's 422, or
+   * the answer itself. A body cut off before its end gets no answer (the client is gone).
+   */
+  #readPost (request: IncomingMessage, response: ServerResponse, post: PostRequest, client: string, limit: RateLimitState | undefined, startedAt: number): void {
+    const chunks: Buffer[] = []
+    let received = 0
+    const onData = (chunk: Buffer) => {
+      received += chunk.length
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      request.removeListener('data', onData)
+      request.removeListener('error', onError)
+      try {
+        let answer: PreparedBody | ErrorAnswer
+        try {
+          answer = this.#postAnswer(post, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), received)
+        } catch (error) {
+          // Unforeseen (none is known): the 500 Fastify's error handler would answer, logged as it logs it.
+          this.#errorLog?.error({ err: error, url: request.url }, 'request failed')
+          answer = this.#errorAnswer(internalError())
+        }
+        this.#send(request, response, answer, client, limit, startedAt)
+      } catch (error) {
+        // A fault of sending itself: the body is read, so Fastify cannot take the request over; it is cut off.
+        this.#errorLog?.error({ err: error, url: request.url }, 'fast path failed; the request was cut off')
+        response.destroy()
+      }
+    }
+    const onError = () => {
+      request.removeListener('data', onData)
+      request.removeListener('end', onEnd)
+      response.destroy()
+    }
+    request.on('data', onData)
+    request.once('end', onEnd)
+    request.once('error', onError)
+  }
+
+  /** The answer to a POST's body: what the route would answer (its errors below 500 as error answers). */
+  #postAnswer ({ endpoint, length }: PostRequest, bytes: Buffer, received: number): PreparedBody | ErrorAnswer {
+    try {
+      // Node frames the body by its Content-Length, so this holds; Fastify's parser checks it too.
+      if (received !== length) throw new ApiError(400, 'Request body size did not match Content-Length')
+      const value = this.#parseJson!(bytes.toString('utf8'))
+      const refused = endpoint.body.problem(value)
+      if (refused !== undefined) throw new ApiError(400, refused)
+      return endpoint.answer(this.#answers, {}, {}, value)
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode < 500) return this.#errorAnswer(error)
+      throw error
+    }
+  }
+
   #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ErrorAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {
     let statusCode: number
     let headers: ReadonlyArray<string | number>
     let payload: Buffer | readonly Buffer[] | undefined
     if (body instanceof ErrorAnswer) {
       ({ statusCode, headers, payload } = body)
+    } else if (request.method === 'POST') {
+      // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says (as the route).
+      const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
+      statusCode = answer.statusCode
+      payload = answer.payload
+      headers = this.#headerList(body, answer, undefined)
     } else {
       const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
       statusCode = answer.statusCode
@@ -212,14 +316,31 @@ export class FastPath {
    * per one-off answer (a first search, an unseeded draw) costs more than building its list
    * (bench/results.md).
    */
-  #headerList (body: PreparedBody, answer: PreparedAnswer, url: string): Array<string | number> {
+  #headerList (body: PreparedBody, answer: PreparedAnswer, url: string | undefined): Array<string | number> {
     // No name of answer.headers is one of everyAnswerHeaders' (CORS and nosniff), so nothing is sent twice.
     const list: Array<string | number> = [...EVERY_ANSWER_HEADER_LIST, 'cache-control', body.cacheControl ?? JSON_CACHE_CONTROL]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // A 304 has no body and, as Fastify sends it, no Content-Length.
     if (answer.payload !== undefined) list.push('content-length', payloadLength(answer.payload))
-    if (this.#answersByUrl.has(url)) this.#headerLists.set(answer, list)
+    if (url !== undefined && this.#answersByUrl.has(url)) this.#headerLists.set(answer, list)
     return list
+  }
+
+  /**
+   * The POST endpoint a request names when its headers are the plain ones the fast path reads a
+   * body with; undefined otherwise (Fastify then answers it, refusals included).
+   */
+  #postFor (request: IncomingMessage): PostRequest | undefined {
+    const { url, headers } = request
+    if (this.#parseJson === undefined || url === undefined || url.length > FAST_PATH_MAX_TARGET || lacksHost(request)) return undefined
+    const queryStart = url.indexOf('?')
+    const endpoint = this.#posts.get(queryStart === -1 ? url : url.slice(0, queryStart))
+    if (endpoint === undefined || (queryStart !== -1 && !PLAIN_QUERY.test(url.slice(queryStart + 1)))) return undefined
+    const { 'content-length': declared, 'content-type': type, 'content-encoding': encoding, 'transfer-encoding': transfer } = headers
+    if (transfer !== undefined || encoding !== undefined || declared === undefined || type === undefined) return undefined
+    if (!BODY_LENGTH.test(declared) || !PLAIN_JSON_TYPES.has(type.toLowerCase())) return undefined
+    const length = Number(declared)
+    return length > endpoint.body.limit ? undefined : new PostRequest(endpoint, length)
   }
 
   /**

@@ -51,11 +51,15 @@ export function scoreAnswerExamples (answerOfArea: (area: AreaScore) => unknown)
   }
 }
 
-const LanguageField = Type.String({ minLength: 1, maxLength: 40, description: 'Foreign language slug (`ingles`, `espanhol`): required when linguagens is answered' })
+/** The bounds of a score request's text fields and year, for the schemas and for bodyProblem's quick check of a plain run. */
+const TEXT_FIELD_LENGTH = { minLength: 1, maxLength: 40 }
+const YEAR_MINIMUM = 1
+
+const LanguageField = Type.String({ ...TEXT_FIELD_LENGTH, description: 'Foreign language slug (`ingles`, `espanhol`): required when linguagens is answered' })
 
 export const PracticeRunSchema = Type.Object({
-  year: Type.Integer({ minimum: 1, description: 'Year of an exam the service serves' }),
-  application: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Which application of that year: `regular` (the default) or `ppl` (the second application), an exam the service serves' })),
+  year: Type.Integer({ minimum: YEAR_MINIMUM, description: 'Year of an exam the service serves' }),
+  application: Type.Optional(Type.String({ ...TEXT_FIELD_LENGTH, description: 'Which application of that year: `regular` (the default) or `ppl` (the second application), an exam the service serves' })),
   language: Type.Optional(LanguageField),
   answers: Type.Record(Type.String({ pattern: INDEX_KEY.source }), LetterSchema, {
     additionalProperties: false,
@@ -153,10 +157,10 @@ export function bodyProblem (body: unknown): string | undefined {
 
 const LETTER_SET: ReadonlySet<unknown> = new Set(LETTERS)
 
-/** A field of PracticeRunSchema's strings (application, language): absent, or 1 to 40 characters. */
+/** A field of PracticeRunSchema's strings (application, language): absent, or within their lengths. */
 function isShortText (value: unknown): boolean {
-  // 1–40 UTF-16 units is 1–40 characters however the schema counts them; anything else goes to the full check.
-  return value === undefined || (typeof value === 'string' && value.length >= 1 && value.length <= 40)
+  // Within the bounds in UTF-16 units is within them however the schema counts characters; anything else goes to the full check.
+  return value === undefined || (typeof value === 'string' && value.length >= TEXT_FIELD_LENGTH.minLength && value.length <= TEXT_FIELD_LENGTH.maxLength)
 }
 
 /**
@@ -168,7 +172,7 @@ function isShortText (value: unknown): boolean {
  */
 function isPlainPracticeRun (fields: Record<string, unknown>, answers: Record<string, unknown>, keys: readonly string[]): boolean {
   const { year } = fields
-  if (!Number.isInteger(year) || (year as number) < 1 || !isShortText(fields.application) || !isShortText(fields.language)) return false
+  if (!Number.isInteger(year) || (year as number) < YEAR_MINIMUM || !isShortText(fields.application) || !isShortText(fields.language)) return false
   for (const key of keys) if (!LETTER_SET.has(answers[key])) return false
   return true
 }

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util'
 import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync } from 'node:zlib'
+import { ownedBuffer, ownedBytes } from './owned-bytes.ts'
 
 /*
  * A gzip body assembled from parts compressed beforehand, so that an answer made for one request
@@ -33,7 +34,7 @@ const STORED_BLOCK_MAX = 0xffff
 
 /** Bytes compressed on their own: made once per part and kept by its owner. */
 export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
-  const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  const deflated = ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 
@@ -41,7 +42,7 @@ const deflateRawInPool = promisify(deflateRaw)
 
 /** deflatePart in libuv's thread pool: the same part, the event loop free meanwhile (for parts of megabytes). */
 export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Promise<DeflatedPart> {
-  const deflated = await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  const deflated = ownedBytes(await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 
@@ -51,7 +52,7 @@ export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Prom
  */
 export function storedPart (raw: Buffer): DeflatedPart {
   const blocks = Math.max(1, Math.ceil(raw.length / STORED_BLOCK_MAX))
-  const deflated = Buffer.allocUnsafe(raw.length + blocks * 5)
+  const deflated = ownedBuffer(raw.length + blocks * 5)
   let at = 0
   for (let start = 0; start === 0 || start < raw.length; start += STORED_BLOCK_MAX) {
     const length = Math.min(STORED_BLOCK_MAX, raw.length - start)
@@ -86,7 +87,8 @@ export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
     crc = (multiplyModP(part.shift, crc) ^ part.crc) >>> 0
     length += part.length
   }
-  const trailer = Buffer.allocUnsafe(FINAL_BLOCK.length + 8)
+  // Its own buffer, as the stored parts': the chunks of a kept answer are kept (./owned-bytes.ts).
+  const trailer = ownedBuffer(FINAL_BLOCK.length + 8)
   FINAL_BLOCK.copy(trailer, 0)
   trailer.writeUInt32LE(crc, FINAL_BLOCK.length)
   // ISIZE is the length modulo 2^32.

@@ -5,6 +5,7 @@ import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
+import { ownedBytes, ownedConcat, ownedText } from './owned-bytes.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
 
@@ -88,13 +89,13 @@ export class PreparedBody {
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
   static json (value: unknown, effort: CompressionEffort = 'max'): PreparedBody {
-    return new PreparedBody(Buffer.from(JSON.stringify(value)), { effort })
+    return new PreparedBody(ownedText(JSON.stringify(value)), { effort })
   }
 
   /** The bytes of the body, uncompressed. */
   get raw (): Buffer {
     if (this.#raw === undefined) {
-      this.#raw = Buffer.concat(this.#rawParts!, this.byteLength)
+      this.#raw = ownedConcat(this.#rawParts!, this.byteLength)
       this.#rawParts = undefined
     }
     return this.#raw
@@ -168,11 +169,11 @@ export class PreparedBody {
 
   encoded (encoding: ContentEncoding): Buffer {
     if (encoding === 'br') {
-      this.#br ??= brotliCompressSync(this.raw, this.#brotliOptions())
+      this.#br ??= ownedBytes(brotliCompressSync(this.raw, this.#brotliOptions()))
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= this.#gzipParts !== undefined ? Buffer.concat(this.#gzipChunks()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
+      this.#gzip ??= this.#gzipParts !== undefined ? ownedConcat(this.#gzipChunks()) : ownedBytes(gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] }))
       return this.#gzip
     }
     return this.raw
@@ -184,7 +185,7 @@ export class PreparedBody {
    */
   async compressOffLoop (): Promise<void> {
     if (this.#br !== undefined || !this.#brotli || !this.#compress) return
-    const br = await brotliInPool(this.raw, this.#brotliOptions())
+    const br = ownedBytes(await brotliInPool(this.raw, this.#brotliOptions()))
     this.#br ??= br
   }
 

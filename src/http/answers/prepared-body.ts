@@ -4,7 +4,7 @@ import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzipSyn
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
-import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, deflateStateFor, gzipChunksOfParts, outputChunkFor, type DeflatedPart } from './deflated-parts.ts'
 import { ownedBytes, ownedConcat, ownedText } from './owned-bytes.ts'
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity'
@@ -173,7 +173,7 @@ export class PreparedBody {
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= this.#gzipParts !== undefined ? ownedConcat(this.#gzipChunks()) : ownedBytes(gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] }))
+      this.#gzip ??= this.#gzipParts !== undefined ? ownedConcat(this.#gzipChunks()) : ownedBytes(gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort], ...deflateStateFor(this.raw.length) }))
       return this.#gzip
     }
     return this.raw
@@ -191,6 +191,7 @@ export class PreparedBody {
 
   #brotliOptions (): BrotliOptions {
     return {
+      chunkSize: outputChunkFor(this.raw.length),
       params: {
         [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[this.#effort],
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,

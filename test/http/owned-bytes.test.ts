@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts'
 import { deflatePart, deflatePartOffLoop, gzipChunksOfParts, gzipOfParts, storedPart } from '../../src/http/answers/deflated-parts.ts'
 import { ownedBytes } from '../../src/http/answers/owned-bytes.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
+import { PreparedExport } from '../../src/http/answers/prepared-export.ts'
 import { FULL_DATA_DIR, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
 
 /*
@@ -59,5 +60,19 @@ describe('kept compressed forms hold their own bytes only', () => {
     }
     const chunks = gzipChunksOfParts([storedPart(Buffer.from('{"head":')), prepared.question(records[0]!).deflatedPart])
     for (const chunk of chunks.slice(1)) assert.equal(held(chunk), chunk.length)
+  })
+
+  test('each year\'s export is a view into the whole export\'s bytes, holding that year\'s lines', () => {
+    const exports = new PreparedExport(dataset.catalog!, new PreparedCatalog(dataset.catalog!))
+    const whole = exports.body({}).raw
+    const lines = whole.toString('utf8').split('\n').filter((line) => line !== '')
+    const years = [...new Set(dataset.catalog!.listExams().map((exam) => exam.summary.year))]
+    for (const year of years) {
+      const raw = exports.body({ years: [year] }).raw
+      assert.equal(raw.buffer, whole.buffer, `${year}: no copy`)
+      const expected = lines.filter((line) => (JSON.parse(line) as { year: number }).year === year)
+      assert.ok(expected.length > 0)
+      assert.equal(raw.toString('utf8'), `${expected.join('\n')}\n`)
+    }
   })
 })

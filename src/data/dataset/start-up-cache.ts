@@ -85,7 +85,10 @@ export class StartUpCache {
       const now = new Date()
       utimesSync(file, now, now)
     } catch {}
-    return payload
+    // A buffer of its own: the caller may keep it for the life of the process, and a view would keep the header's bytes too.
+    const owned = Buffer.allocUnsafeSlow(payload.length)
+    payload.copy(owned)
+    return owned
   }
 
   /**

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util'
 import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync } from 'node:zlib'
+import { ownedBuffer, ownedBytes } from './owned-bytes.ts'
 
 /*
  * A gzip body assembled from parts compressed beforehand, so that an answer made for one request
@@ -33,15 +34,45 @@ const STORED_BLOCK_MAX = 0xffff
 
 /** Bytes compressed on their own: made once per part and kept by its owner. */
 export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
-  const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  const deflated = ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) }))
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+}
+
+/** What deflate looks back past the end of its input (zlib's MIN_LOOKAHEAD): a window this much larger than the input finds every match a full one does. */
+const LOOKAHEAD = 262
+const LARGEST_WINDOW_BITS = 15
+const LARGEST_MEM_LEVEL = 8
+/** What node:zlib writes a sync output into when not told (bench/results.md). */
+const LARGEST_CHUNK = 64 * 1024
+
+/**
+ * The deflate state and output chunk `length` bytes need (a part, or a small body's gzip). zlib's defaults (a 32 KB
+ * window, 64 KB hash and 64 KB chunk, over 256 KB per call) are sized for streams of any length;
+ * a question is a few kilobytes, and allocating and freeing a quarter megabyte for each of
+ * thousands of parts left the allocator's heap fragmented (bench/results.md). A window that holds
+ * the whole input, and a symbol buffer as long as the input (memLevel: so no block ends sooner
+ * than it would), compress alike.
+ */
+export function deflateStateFor (length: number): { windowBits: number, memLevel: number, chunkSize: number } {
+  const bits = Math.ceil(Math.log2(length + LOOKAHEAD))
+  return {
+    windowBits: Math.min(LARGEST_WINDOW_BITS, Math.max(9, bits)),
+    // lit_bufsize is 1 << (memLevel + 6) symbols.
+    memLevel: Math.min(LARGEST_MEM_LEVEL, Math.max(1, bits - 6)),
+    chunkSize: outputChunkFor(length)
+  }
+}
+
+/** The chunk node:zlib writes the compressed form of `length` bytes into: one that compresses fits in it, one that does not takes a second. */
+export function outputChunkFor (length: number): number {
+  return Math.min(LARGEST_CHUNK, Math.max(zlibConstants.Z_MIN_CHUNK, length + 64))
 }
 
 const deflateRawInPool = promisify(deflateRaw)
 
 /** deflatePart in libuv's thread pool: the same part, the event loop free meanwhile (for parts of megabytes). */
 export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Promise<DeflatedPart> {
-  const deflated = await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH })
+  const deflated = ownedBytes(await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 
@@ -56,7 +87,7 @@ export function partOfDeflated (raw: Buffer, deflated: Buffer): DeflatedPart {
  */
 export function storedPart (raw: Buffer): DeflatedPart {
   const blocks = Math.max(1, Math.ceil(raw.length / STORED_BLOCK_MAX))
-  const deflated = Buffer.allocUnsafe(raw.length + blocks * 5)
+  const deflated = ownedBuffer(raw.length + blocks * 5)
   let at = 0
   for (let start = 0; start === 0 || start < raw.length; start += STORED_BLOCK_MAX) {
     const length = Math.min(STORED_BLOCK_MAX, raw.length - start)
@@ -91,7 +122,8 @@ export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
     crc = (multiplyModP(part.shift, crc) ^ part.crc) >>> 0
     length += part.length
   }
-  const trailer = Buffer.allocUnsafe(FINAL_BLOCK.length + 8)
+  // Its own buffer, as the stored parts': the chunks of a kept answer are kept (./owned-bytes.ts).
+  const trailer = ownedBuffer(FINAL_BLOCK.length + 8)
   FINAL_BLOCK.copy(trailer, 0)
   trailer.writeUInt32LE(crc, FINAL_BLOCK.length)
   // ISIZE is the length modulo 2^32.

@@ -4,7 +4,8 @@ import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzipSyn
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
-import { deflatePart, gzipChunksOfParts, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, deflateStateFor, gzipChunksOfParts, outputChunkFor, type DeflatedPart } from './deflated-parts.ts'
+import { ownedBytes, ownedConcat, ownedText } from './owned-bytes.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
 
 /** The start-up cache's name for the kind of file a body's brotli form is kept in. */
@@ -92,13 +93,13 @@ export class PreparedBody {
 
   /** @example PreparedBody.json({ ok: true }).raw.toString() === '{"ok":true}' */
   static json (value: unknown, effort: CompressionEffort = 'max'): PreparedBody {
-    return new PreparedBody(Buffer.from(JSON.stringify(value)), { effort })
+    return new PreparedBody(ownedText(JSON.stringify(value)), { effort })
   }
 
   /** The bytes of the body, uncompressed. */
   get raw (): Buffer {
     if (this.#raw === undefined) {
-      this.#raw = Buffer.concat(this.#rawParts!, this.byteLength)
+      this.#raw = ownedConcat(this.#rawParts!, this.byteLength)
       this.#rawParts = undefined
     }
     return this.#raw
@@ -172,11 +173,11 @@ export class PreparedBody {
 
   encoded (encoding: ContentEncoding): Buffer {
     if (encoding === 'br') {
-      this.#br ??= brotliCompressSync(this.raw, this.#brotliOptions())
+      this.#br ??= ownedBytes(brotliCompressSync(this.raw, this.#brotliOptions()))
       return this.#br
     }
     if (encoding === 'gzip') {
-      this.#gzip ??= this.#gzipParts !== undefined ? Buffer.concat(this.#gzipChunks()) : gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort] })
+      this.#gzip ??= this.#gzipParts !== undefined ? ownedConcat(this.#gzipChunks()) : ownedBytes(gzipSync(this.raw, { level: GZIP_LEVEL[this.#effort], ...deflateStateFor(this.raw.length) }))
       return this.#gzip
     }
     return this.raw
@@ -192,13 +193,14 @@ export class PreparedBody {
     // Named by the bytes (their tag) and the brotli and quality that compressed them.
     const key = cacheKey(BROTLI_KIND, process.versions.brotli ?? '', String(BROTLI_QUALITY[this.#effort]), this.etag)
     const kept = cache.read(BROTLI_KIND, key)
-    const br = kept ?? await brotliInPool(this.raw, this.#brotliOptions())
+    const br = kept ?? ownedBytes(await brotliInPool(this.raw, this.#brotliOptions()))
     if (kept === undefined) cache.write(BROTLI_KIND, key, br)
     this.#br ??= br
   }
 
   #brotliOptions (): BrotliOptions {
     return {
+      chunkSize: outputChunkFor(this.raw.length),
       params: {
         [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[this.#effort],
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,

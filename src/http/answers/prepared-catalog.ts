@@ -3,6 +3,7 @@ import { BackgroundSteps } from '../../data/dataset/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { storedPart, type DeflatedPart } from './deflated-parts.ts'
+import { ownedBuffer } from './owned-bytes.ts'
 import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
@@ -138,7 +139,8 @@ export class PreparedCatalog {
       length += body.raw.length
     }
     // One buffer written in place: joining a list of parts with Buffer.concat made a buffer per part.
-    const raw = Buffer.allocUnsafe(length)
+    // Its own, not cut from the shared pool: a page or a draw may be kept (./owned-bytes.ts).
+    const raw = ownedBuffer(length)
     const headLength = raw.write(head)
     let offset = headLength
     for (let position = 0; position < bodies.length; position++) {

@@ -101,7 +101,7 @@ export class PreparedExport {
     if (kept !== undefined) return kept
     const gzipParts = () => exams.map((exam) => this.#partOf(exam))
     if (single) {
-      const raw = whole ? this.#all() : exams.length === 1 ? this.#bytesOf(exams[0]!) : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
+      const raw = whole ? this.#all() : this.#adjacentBytesOf(exams)
       const body = new PreparedBody(raw, {
         contentType: EXPORT_CONTENT_TYPE,
         // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
@@ -185,6 +185,23 @@ export class PreparedExport {
       this.#examTags.set(exam, tag)
     }
     return tag
+  }
+
+  /**
+   * The lines of exams that lie one after another in the export (one exam, or every exam of a year:
+   * the export is in year order), as a view into the whole export's bytes: a copy of each year's
+   * lines, kept for good, was the whole export's size over again.
+   */
+  #adjacentBytesOf (exams: readonly Exam[]): Buffer {
+    const all = this.#all()
+    const first = this.#bytesOf(exams[0]!)
+    const last = this.#bytesOf(exams.at(-1)!)
+    const start = first.byteOffset - all.byteOffset
+    const end = last.byteOffset - all.byteOffset + last.length
+    const adjacent = all.subarray(start, end)
+    // Not adjacent (the export's order would have to change): their lines one after another, copied.
+    const lengths = exams.reduce((sum, exam) => sum + this.#bytesOf(exam).length, 0)
+    return lengths === adjacent.length ? adjacent : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
   }
 
   #bytesOf (exam: Exam): Buffer {

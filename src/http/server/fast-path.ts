@@ -7,6 +7,7 @@ import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody, internalError } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RecentKeys } from '../answers/recent-keys.ts'
+import { ownedText } from '../answers/owned-bytes.ts'
 import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
@@ -126,7 +127,8 @@ export class FastPath {
    */
   readonly #answersByUrl = new LRUCache<string, PreparedBody | ErrorAnswer>({
     maxSize: ANSWERS_BY_URL_BYTES,
-    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.raw.length) + url.length
+    // byteLength, not raw.length: asking a body made of parts (a multi-year export) for `raw` joins them, megabytes.
+    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.byteLength) + url.length
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */
@@ -292,7 +294,8 @@ export class FastPath {
 
   /** The answer of an error: the contract's body and the headers the error handler would send. */
   #errorAnswer (error: ApiError): ErrorAnswer {
-    const payload = Buffer.from(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
+    // Its own buffer, not a slice of the shared pool: it is kept by URL (../answers/owned-bytes.ts).
+    const payload = ownedText(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
     return new ErrorAnswer(error.statusCode, [...ERROR_HEADER_LIST, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
   }
 

@@ -1,4 +1,4 @@
-import type { ExamSummary, Question } from '../data/record-schemas.ts'
+import { MARKDOWN_IMAGE, type ExamSummary, type Question } from '../data/record-schemas.ts'
 import type { ScoreAnswer } from '../http/schemas/scores.ts'
 
 /*
@@ -7,9 +7,6 @@ import type { ScoreAnswer } from '../http/schemas/scores.ts'
  * inline images: many chat clients do not load remote images. The structured result is the data;
  * this is only its reading.
  */
-
-/** A Markdown image of a record's text: `![alt](address)` or `![alt](address "title")`. */
-const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g
 
 /** Labels of the disciplines and languages the exams offer, by slug. */
 export type Labels = ReadonlyMap<string, string>

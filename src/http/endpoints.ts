@@ -1,7 +1,7 @@
 import type { Static, TObject, TSchema } from 'typebox'
 import Type from 'typebox'
 import { QuestionSchema } from '../data/record-schemas.ts'
-import type { ErrorStatus } from './errors.ts'
+import { ApiError, type ErrorStatus } from './errors.ts'
 import type { ExamAnswers } from './answers/exam-answers.ts'
 import type { PreparedBody } from './answers/prepared-body.ts'
 import type { QuestionFinderAnswers } from './answers/question-finder-answers.ts'
@@ -249,6 +249,16 @@ export function endpointUrl (operationId: string, params: ParameterValues = {}, 
   })
   const search = Object.entries(query).map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')
   return `${API_BASE}${path}${search === '' ? '' : `?${search}`}`
+}
+
+/**
+ * The answer of a POST entry to a parsed body, as both request paths give it (the route, the fast
+ * path): the body's 400 from the entry's own check, else the entry's answer (which throws its 422s).
+ */
+export function answerOfBody (endpoint: Endpoint, answers: EndpointAnswers, body: unknown): PreparedBody {
+  const refused = endpoint.body?.problem(body)
+  if (refused !== undefined) throw new ApiError(400, refused)
+  return endpoint.answer(answers, {}, {}, body)
 }
 
 /** The practice draw's address at a discipline and score, as the scores' answers name it. */

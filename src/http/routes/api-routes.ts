@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
-import { ENDPOINTS, type EndpointAnswers, type Endpoint, type ParameterValues } from '../endpoints.ts'
+import { ENDPOINTS, answerOfBody, type EndpointAnswers, type Endpoint, type ParameterValues } from '../endpoints.ts'
 import { errorDescriptions } from '../error-descriptions.ts'
 import { joinedPayload, preparedAnswer, sendPrepared } from '../answers/prepared-body.ts'
 import { JSON_CACHE_CONTROL } from '../response-headers.ts'
-import { ApiError } from '../errors.ts'
 import { errorResponses } from '../schemas/openapi-responses.ts'
 
 export interface ApiRoutesOptions {
@@ -36,13 +35,10 @@ export async function apiRoutes (app: FastifyInstance, { answers, endpoints = EN
       response: { 200: endpoint.response, ...errorResponses(descriptions, endpoint.errors) }
     }
     if (endpoint.method === 'POST') {
-      const problem = endpoint.body?.problem
       // The body is checked once, by the endpoint's own check against its schema, which stops at the
       // first error and names it (which field, what was wrong); the schema stays for the document.
       app.post(endpoint.path, { schema, bodyLimit: endpoint.body?.limit, validatorCompiler: acceptAsParsed }, (request, reply) => {
-        const refused = problem?.(request.body)
-        if (refused !== undefined) throw new ApiError(400, refused)
-        const body = endpoint.answer(answers, {}, {}, request.body)
+        const body = answerOfBody(endpoint, answers, request.body)
         // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says.
         const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
         reply.code(200).headers(answer.headers).header('cache-control', body.cacheControl ?? JSON_CACHE_CONTROL).send(joinedPayload(answer.payload))

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { clientAddress, type TrustProxy } from '../client-address.ts'
-import { API_BASE, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../endpoints.ts'
+import { API_BASE, ENDPOINTS, answerOfBody, type EndpointAnswers, type Endpoint } from '../endpoints.ts'
 import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody, internalError } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
@@ -247,10 +247,7 @@ export class FastPath {
     try {
       // Node frames the body by its Content-Length, so this holds; Fastify's parser checks it too.
       if (received !== length) throw new ApiError(400, 'Request body size did not match Content-Length')
-      const value = this.#parseJson!(bytes.toString('utf8'))
-      const refused = endpoint.body.problem(value)
-      if (refused !== undefined) throw new ApiError(400, refused)
-      return endpoint.answer(this.#answers, {}, {}, value)
+      return answerOfBody(endpoint, this.#answers, this.#parseJson!(bytes.toString('utf8')))
     } catch (error) {
       if (error instanceof ApiError && error.statusCode < 500) return this.#errorAnswer(error)
       throw error
@@ -263,17 +260,14 @@ export class FastPath {
     let payload: Buffer | readonly Buffer[] | undefined
     if (body instanceof ErrorAnswer) {
       ({ statusCode, headers, payload } = body)
-    } else if (request.method === 'POST') {
-      // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says (as the route).
-      const answer = preparedAnswer(body, undefined, request.headers['accept-encoding'])
-      statusCode = answer.statusCode
-      payload = answer.payload
-      headers = this.#headerList(body, answer, undefined)
     } else {
-      const answer = preparedAnswer(body, request.headers['if-none-match'], request.headers['accept-encoding'])
+      // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says
+      // (as the route); nor is it kept by URL.
+      const post = request.method === 'POST'
+      const answer = preparedAnswer(body, post ? undefined : request.headers['if-none-match'], request.headers['accept-encoding'])
       statusCode = answer.statusCode
       payload = answer.payload
-      headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer, request.url!)
+      headers = this.#headerLists.get(answer) ?? this.#headerList(body, answer, post ? undefined : request.url!)
     }
     if (limit !== undefined) {
       headers = [...headers, ...rateLimitHeaderList(limit)]

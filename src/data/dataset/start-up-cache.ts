@@ -110,6 +110,18 @@ export class StartUpCache {
     }
   }
 
+  /**
+   * The bytes kept under `kind` and `key`, or else those `make` makes (off the event loop), kept
+   * for the next start.
+   */
+  async readOrMake (kind: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const kept = this.read(kind, key)
+    if (kept !== undefined) return kept
+    const made = await make()
+    this.write(kind, key, made)
+    return made
+  }
+
   #file (kind: string, key: string): string {
     return path.join(this.dir!, `${kind}-${key}.bin`)
   }

@@ -34,8 +34,7 @@ const STORED_BLOCK_MAX = 0xffff
 
 /** Bytes compressed on their own: made once per part and kept by its owner. */
 export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
-  const deflated = ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) }))
-  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+  return partOfDeflated(raw, ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })))
 }
 
 /** What deflate looks back past the end of its input (zlib's MIN_LOOKAHEAD): a window this much larger than the input finds every match a full one does. */
@@ -72,11 +71,15 @@ const deflateRawInPool = promisify(deflateRaw)
 
 /** deflatePart in libuv's thread pool: the same part, the event loop free meanwhile (for parts of megabytes). */
 export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Promise<DeflatedPart> {
-  const deflated = ownedBytes(await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
-  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
+  return partOfDeflated(raw, await deflatedOffLoop(raw, level))
 }
 
-/** The part of `raw` whose deflate data is `deflated` (made earlier, as deflatePart makes it, and kept). */
+/** A part's deflate data alone, made in libuv's thread pool (partOfDeflated makes the part of it). */
+export async function deflatedOffLoop (raw: Buffer, level = PART_LEVEL): Promise<Buffer> {
+  return ownedBytes(await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
+}
+
+/** The part of `raw` whose deflate data is `deflated` (made now, or earlier and kept). */
 export function partOfDeflated (raw: Buffer, deflated: Buffer): DeflatedPart {
   return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }

@@ -192,9 +192,7 @@ export class PreparedBody {
     if (this.#br !== undefined || !this.#brotli || !this.#compress) return
     // Named by the bytes (their tag) and the brotli and quality that compressed them.
     const key = cacheKey(BROTLI_KIND, process.versions.brotli ?? '', String(BROTLI_QUALITY[this.#effort]), this.etag)
-    const kept = cache.read(BROTLI_KIND, key)
-    const br = kept ?? ownedBytes(await brotliInPool(this.raw, this.#brotliOptions()))
-    if (kept === undefined) cache.write(BROTLI_KIND, key, br)
+    const br = await cache.readOrMake(BROTLI_KIND, key, async () => ownedBytes(await brotliInPool(this.raw, this.#brotliOptions())))
     this.#br ??= br
   }
 

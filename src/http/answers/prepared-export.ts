@@ -3,7 +3,7 @@ import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { APPLICATIONS, type Application } from '../../data/exam-key.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
-import { deflatePart, deflatePartOffLoop, LARGE_PART_LEVEL, partOfDeflated, storedPart, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePart, deflatedOffLoop, LARGE_PART_LEVEL, partOfDeflated, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 
@@ -138,10 +138,8 @@ export class PreparedExport {
       const raw = this.#bytesOf(exam)
       // Named by the lines it compresses and the zlib that compressed them; any deflate of these bytes is a correct part.
       const key = cacheKey(EXPORT_PART_KIND, process.versions.zlib, String(LARGE_PART_LEVEL), this.#tagOf(exam))
-      const kept = cache.read(EXPORT_PART_KIND, key)
-      const part = kept === undefined ? await deflatePartOffLoop(raw, LARGE_PART_LEVEL) : partOfDeflated(raw, kept)
-      if (kept === undefined) cache.write(EXPORT_PART_KIND, key, part.deflated)
-      if (!this.#examParts.has(exam)) this.#examParts.set(exam, part)
+      const deflated = await cache.readOrMake(EXPORT_PART_KIND, key, () => deflatedOffLoop(raw, LARGE_PART_LEVEL))
+      if (!this.#examParts.has(exam)) this.#examParts.set(exam, partOfDeflated(raw, deflated))
     }))
     await this.body({}).compressOffLoop(cache)
   }

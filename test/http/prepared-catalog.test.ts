@@ -77,3 +77,35 @@ test('a page is kept only under the name its caller gives its list: a list made 
   assert.equal(prepared.page([...questions], 0, 5, { keepAs: 'list' }), named)
   assert.notEqual(prepared.page(questions, 5, 5, { keepAs: 'list' }), named, 'offset and limit are part of the key')
 })
+
+test('a list made for a request is its questions\' own bytes: sent as parts, never copied, and its encodings equal a joined body\'s', async () => {
+  const { gunzipSync, brotliDecompressSync } = await import('node:zlib')
+  const catalog = await sampleCatalog()
+  const prepared = new PreparedCatalog(catalog)
+  const questions = catalog.listExams()[0]!.questions.slice(0, 5)
+  const once = prepared.list('{"seed":7,"questions":[', questions, { effort: 'once' })
+  const expected = Buffer.from(`{"seed":7,"questions":[${questions.map((question) => JSON.stringify(question)).join(',')}]}`)
+  const shared = questions.reduce((sum, question) => sum + prepared.question(question).byteLength, 0)
+  assert.equal(once.byteLength, expected.length)
+  assert.equal(once.sharedBytes, shared)
+  // Its head, commas and close, and a reference per part (head, questions, commas, close).
+  assert.equal(once.ownBytes, expected.length - shared + 16 * (2 * questions.length + 1))
+  const identity = once.answer('identity').payload
+  assert.ok(Array.isArray(identity), 'identity is sent as parts')
+  // Each question's part is the very buffer of its prepared body, not a copy.
+  for (const question of questions) assert.ok((identity as Buffer[]).includes(prepared.question(question).raw))
+  assert.deepEqual(Buffer.concat(identity as Buffer[]), expected)
+  assert.deepEqual(once.raw, expected)
+  const gzip = once.answer('gzip').payload
+  assert.ok(Array.isArray(gzip), 'gzip is sent as its parts\' chunks')
+  assert.deepEqual(gunzipSync(Buffer.concat(gzip as Buffer[])), expected)
+  // br is made for each request that takes it, and not kept on the body.
+  const br = once.answer('br')
+  assert.notEqual(br, once.answer('br'))
+  assert.deepEqual(brotliDecompressSync(br.payload as Buffer), expected)
+  // The same list kept with its compressed forms is one buffer of its own, with the same tag.
+  const kept = prepared.list('{"seed":7,"questions":[', questions, { effort: 'fast' })
+  assert.equal(kept.sharedBytes, 0)
+  assert.equal(kept.etag, once.etag)
+  assert.deepEqual(kept.answer('identity').payload, expected)
+})

@@ -32,6 +32,8 @@ export type CompressionEffort = 'max' | 'fast' | 'once'
 
 export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 0 }
 const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
+/** What a body keeps per part it shares: a reference in its list of parts and one in its gzip's. */
+const PART_REFERENCE_BYTES = 16
 /** Raw length from which a gzip assembled from parts is sent as its chunks rather than joined (a multi-year export is megabytes). */
 const CHUNKED_GZIP_MIN_BYTES = 1024 * 1024
 
@@ -45,6 +47,12 @@ export class PreparedBody {
   #raw: Buffer | undefined
   /** Length of `raw`, known without joining its parts. */
   readonly byteLength: number
+  /**
+   * How many of those bytes are parts held elsewhere for the life of the process (each question's
+   * prepared bytes, in a page or a draw): a body with any is never joined nor compressed into a
+   * form that is kept, so what keeping it costs is `byteLength - sharedBytes` and a few references.
+   */
+  readonly sharedBytes: number
   readonly etag: string
   readonly contentType: string
   /** Cache-Control of this body when it is not the endpoint's usual one (an unseeded random draw is never reused). */
@@ -71,8 +79,11 @@ export class PreparedBody {
    * `brotli: false`: never answer br (a body made for one request too large to compress per request).
    * `raw` may be given as parts, joined only when the bytes themselves are needed (a client that
    * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
+   * `sharedBytes`: how many bytes of those parts are held elsewhere for the life of the process
+   * (see the field). Only for a body of parts made with effort `once` and `gzipParts`: its bytes are
+   * sent as its parts, its gzip as its parts' chunks, and a br form made for a request is not kept.
    */
-  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean } = {}) {
+  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean, sharedBytes?: number } = {}) {
     if (Buffer.isBuffer(raw)) {
       this.#raw = raw
       this.byteLength = raw.length
@@ -80,6 +91,10 @@ export class PreparedBody {
       if (options.etag === undefined) throw new Error('a PreparedBody made from parts needs its ETag')
       this.#rawParts = raw
       this.byteLength = raw.reduce((sum, part) => sum + part.length, 0)
+    }
+    this.sharedBytes = options.sharedBytes ?? 0
+    if (this.sharedBytes > 0 && (this.#rawParts === undefined || options.effort !== 'once' || options.gzipParts === undefined)) {
+      throw new Error('only a body of parts made for effort once, with gzipParts, can share its bytes')
     }
     this.contentType = options.contentType ?? JSON_CONTENT_TYPE
     this.cacheControl = options.cacheControl
@@ -96,13 +111,22 @@ export class PreparedBody {
     return new PreparedBody(ownedText(JSON.stringify(value)), { effort })
   }
 
-  /** The bytes of the body, uncompressed. */
+  /**
+   * The bytes keeping this body holds that nothing else holds: its length, less what it shares
+   * (plus a reference per part); its compressed forms come on top, smaller than its bytes.
+   */
+  get ownBytes (): number {
+    return this.sharedBytes === 0 ? this.byteLength : this.byteLength - this.sharedBytes + PART_REFERENCE_BYTES * this.#rawParts!.length
+  }
+
+  /** The bytes of the body, uncompressed (of a body that shares its bytes: joined anew, for the rare caller that needs one buffer). */
   get raw (): Buffer {
-    if (this.#raw === undefined) {
-      this.#raw = ownedConcat(this.#rawParts!, this.byteLength)
-      this.#rawParts = undefined
-    }
-    return this.#raw
+    if (this.#raw !== undefined) return this.#raw
+    const joined = ownedConcat(this.#rawParts!, this.byteLength)
+    if (this.sharedBytes > 0) return joined
+    this.#raw = joined
+    this.#rawParts = undefined
+    return joined
   }
 
   get compressible (): boolean {
@@ -140,7 +164,8 @@ export class PreparedBody {
   answer (kind: ContentEncoding | 'not-modified'): PreparedAnswer {
     switch (kind) {
       case 'identity': return (this.#identityAnswer ??= this.#okAnswer(kind))
-      case 'br': return (this.#brAnswer ??= this.#okAnswer(kind))
+      // A body that shares its bytes makes its br for each request (see `encoded`).
+      case 'br': return this.sharedBytes > 0 ? this.#okAnswer(kind) : (this.#brAnswer ??= this.#okAnswer(kind))
       case 'gzip': return (this.#gzipAnswer ??= this.#okAnswer(kind))
       case 'not-modified':
         return (this.#notModifiedAnswer ??= Object.freeze({ statusCode: 304, headers: Object.freeze({ etag: this.etag, vary: 'Accept-Encoding' }), payload: undefined }))
@@ -150,7 +175,12 @@ export class PreparedBody {
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
     // A large gzip assembled from parts (an export) is sent as its chunks, never joined; a smaller one
     // (a page: a hundred small chunks) in one buffer, as a write per chunk costs more than their copy.
-    const chunked = kind === 'gzip' && this.#gzipParts !== undefined && this.byteLength >= CHUNKED_GZIP_MIN_BYTES
+    // A body that shares its bytes sends them, and its gzip, as the parts it was made of: joining
+    // them would copy a draw or a page into fresh memory for every request that makes one, and the
+    // kernel's copy of fresh memory cost more than a write of a few dozen chunks (bench/results.md).
+    const shared = this.sharedBytes > 0
+    if (shared && kind === 'identity') return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.#rawParts! })
+    const chunked = kind === 'gzip' && this.#gzipParts !== undefined && (shared || this.byteLength >= CHUNKED_GZIP_MIN_BYTES)
     const payload = chunked ? this.#gzipChunks() : this.encoded(kind)
     return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload })
   }
@@ -173,6 +203,8 @@ export class PreparedBody {
 
   encoded (encoding: ContentEncoding): Buffer {
     if (encoding === 'br') {
+      // Made for a request, not kept, by a body that shares its bytes: kept, it would hold bytes of its own a cache does not count.
+      if (this.sharedBytes > 0) return brotliCompressSync(this.raw, this.#brotliOptions())
       this.#br ??= ownedBytes(brotliCompressSync(this.raw, this.#brotliOptions()))
       return this.#br
     }

@@ -3,7 +3,7 @@ import { BackgroundSteps } from '../../data/dataset/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { storedPart, type DeflatedPart } from './deflated-parts.ts'
-import { ownedBuffer } from './owned-bytes.ts'
+import { ownedText } from './owned-bytes.ts'
 import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
@@ -34,7 +34,7 @@ export class PreparedCatalog {
   readonly #pages = new LRUCache<string, PreparedBody>({
     maxSize: PAGE_CACHE_BYTES,
     // A page's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
-    sizeCalculation: (page) => page.raw.length * 2 + PAGE_ENTRY_OVERHEAD_BYTES
+    sizeCalculation: (page) => page.ownBytes * 2 + PAGE_ENTRY_OVERHEAD_BYTES
   })
 
   constructor (catalog: Catalog) {
@@ -131,41 +131,37 @@ export class PreparedCatalog {
     const bodies: PreparedBody[] = []
     // Equal tags must mean equal bytes: the head plus the tags of the items determine the body.
     let tags = head
-    let length = Buffer.byteLength(head) + Math.max(items.length - 1, 0) + CLOSE.length
-    for (const item of items) {
-      const body = this.question(item)
+    const headBytes = ownedText(head)
+    const parts: Buffer[] = [headBytes]
+    let sharedBytes = 0
+    for (let position = 0; position < items.length; position++) {
+      const body = this.question(items[position]!)
       bodies.push(body)
       tags += body.etag
-      length += body.raw.length
+      if (position > 0) parts.push(COMMA)
+      parts.push(body.raw)
+      sharedBytes += body.byteLength
     }
-    // One buffer written in place: joining a list of parts with Buffer.concat made a buffer per part.
-    // Its own, not cut from the shared pool: a page or a draw may be kept (./owned-bytes.ts).
-    const raw = ownedBuffer(length)
-    const headLength = raw.write(head)
-    let offset = headLength
-    for (let position = 0; position < bodies.length; position++) {
-      if (position > 0) raw[offset++] = COMMA
-      const body = bodies[position]!.raw
-      raw.set(body, offset)
-      offset += body.length
-    }
-    raw.set(CLOSE, offset)
+    parts.push(CLOSE)
     // Asked for only when the client takes gzip: the head is the one part made here.
     const gzipParts = (): DeflatedPart[] => {
-      const parts = [storedPart(raw.subarray(0, headLength))]
+      const deflated = [storedPart(headBytes)]
       for (let position = 0; position < bodies.length; position++) {
-        if (position > 0) parts.push(COMMA_PART)
-        parts.push(bodies[position]!.deflatedPart)
+        if (position > 0) deflated.push(COMMA_PART)
+        deflated.push(bodies[position]!.deflatedPart)
       }
-      parts.push(CLOSE_PART)
-      return parts
+      deflated.push(CLOSE_PART)
+      return deflated
     }
     const effort = options.effort ?? 'fast'
-    return new PreparedBody(raw, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: effort === 'once' ? gzipParts : undefined })
+    // Made for a request (or a draw kept by its seed), the body is the questions' own bytes, never
+    // copied (PreparedBody's sharedBytes); a page kept with its compressed forms is joined once.
+    const once = effort === 'once'
+    return new PreparedBody(parts, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: once ? gzipParts : undefined, sharedBytes: once ? sharedBytes : 0 })
   }
 }
 
-const COMMA = ','.charCodeAt(0)
+const COMMA = Buffer.from(',')
 const CLOSE = Buffer.from(']}')
 const COMMA_PART = storedPart(Buffer.from(','))
 const CLOSE_PART = storedPart(CLOSE)

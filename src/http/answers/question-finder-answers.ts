@@ -8,7 +8,7 @@ import { drawDistinct, pickSeed, SEED_MAX } from '../../data/finding/random-draw
 import { ApiError, describeValue } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../schemas/finding-filters.ts'
 import { readPaging } from './exam-answers.ts'
-import type { CompressionEffort, PreparedBody } from './prepared-body.ts'
+import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
 import { PreparedExport } from './prepared-export.ts'
 import { RecentKeys } from './recent-keys.ts'
@@ -17,7 +17,7 @@ import { COUNT_DEFAULT, COUNT_MAX, type ExportQuery, type FindQuestionsQuery, ty
 import { PRACTICE_COUNT_DEFAULT, PRACTICE_COUNT_MAX, PracticeDrawer, SCORE_MAX, SCORE_MIN, type PracticeDraw } from '../../data/scores/practice-draw.ts'
 import { AREAS, DISCIPLINE_OF_AREA, type Area } from '../../data/record-schemas.ts'
 
-/** Seeded draws kept by normalized request, with their compressed forms. */
+/** Seeded draws kept by normalized request: each holds its head and references to its questions' bytes (PreparedBody's sharedBytes). */
 const DRAW_CACHE_BYTES = 8 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny answers is bounded too. */
 const DRAW_ENTRY_OVERHEAD_BYTES = 256
@@ -54,8 +54,8 @@ export class QuestionFinderAnswers {
   readonly #held: HeldValues
   readonly #draws = new LRUCache<string, PreparedBody>({
     maxSize: DRAW_CACHE_BYTES,
-    // An answer's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
-    sizeCalculation: (body) => body.raw.length * 2 + DRAW_ENTRY_OVERHEAD_BYTES
+    // An answer's compressed forms are a fraction of its raw size; counting its own bytes twice bounds all three.
+    sizeCalculation: (body) => body.ownBytes * 2 + DRAW_ENTRY_OVERHEAD_BYTES
   })
 
   readonly #matches = new LRUCache<string, readonly Question[]>({
@@ -122,7 +122,7 @@ export class QuestionFinderAnswers {
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
     if (!this.#repeats.seenBefore(`random|${drawKey}`)) return this.#draw(filters, key, count, requestedSeed)
-    const body = this.#draw(filters, key, count, requestedSeed, { effort: 'fast' })
+    const body = this.#draw(filters, key, count, requestedSeed)
     this.#draws.set(drawKey, body)
     return body
   }
@@ -138,19 +138,19 @@ export class QuestionFinderAnswers {
     const requestedSeed = this.#seedOf(query.seed)
     // `discipline` names the area, read above; the other filters are the schema's, read by the table.
     const filters = readFilters(parametersOf({ ...query, discipline: undefined }, PracticeQuerySchema), this.#held, this.#filters)
-    const draw = (seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}) => this.#practiceBody(this.#practice.draw({ area, score, count, seed, filters }), options)
+    const draw = (seed: number, options: { cacheControl?: string } = {}) => this.#practiceBody(this.#practice.draw({ area, score, count, seed, filters }), options)
     if (requestedSeed === undefined) return draw(pickSeed(), { cacheControl: NO_STORE })
     const drawKey = `practice|${area}|${score}|${count}|${requestedSeed}|${filtersKey(filters)}`
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
     if (!this.#repeats.seenBefore(drawKey)) return draw(requestedSeed)
-    const body = draw(requestedSeed, { effort: 'fast' })
+    const body = draw(requestedSeed)
     this.#draws.set(drawKey, body)
     return body
   }
 
   /** A practice draw as the contract's body, the questions from their prepared bytes. */
-  #practiceBody ({ seed, target, questions }: PracticeDraw, options: { cacheControl?: string, effort?: CompressionEffort }): PreparedBody {
+  #practiceBody ({ seed, target, questions }: PracticeDraw, options: { cacheControl?: string }): PreparedBody {
     return this.#prepared.list(`{"seed":${seed},"target":${JSON.stringify(target)},"questions":[`, questions, { effort: 'once', ...options })
   }
 
@@ -161,8 +161,11 @@ export class QuestionFinderAnswers {
     return seed
   }
 
-  /** `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`; made for one request unless `effort` says it is kept. */
-  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
+  /**
+   * `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`. Made of the
+   * questions' own bytes (effort `once`), so a draw kept by its seed holds little of its own.
+   */
+  #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
     return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'once', ...options })
   }
 

@@ -127,8 +127,8 @@ export class FastPath {
    */
   readonly #answersByUrl = new LRUCache<string, PreparedBody | ErrorAnswer>({
     maxSize: ANSWERS_BY_URL_BYTES,
-    // byteLength, not raw.length: asking a body made of parts (a multi-year export) for `raw` joins them, megabytes.
-    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.byteLength) + url.length
+    // ownBytes, not raw.length: asking a body made of parts (a multi-year export) for `raw` joins them, megabytes.
+    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.ownBytes) + url.length
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */

@@ -18,9 +18,9 @@ const MIN_COMPRESSIBLE_BYTES = 512
 
 /**
  * How hard to compress. Bodies prepared once for the life of the process get the best ratio;
- * bodies kept in a cache (an exam's pages, a seeded draw asked twice) a level that costs a few
+ * bodies kept in a cache (an exam's pages) a level that costs a few
  * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
- * an unseeded draw, a multi-year export) must not cost more to compress than to make: its gzip is
+ * an unseeded draw, a multi-year export; also a seeded draw, kept as references: see sharedBytes) must not cost more to compress than to make: its gzip is
  * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
  * what it offers; a client that takes neither gzip nor identity (`br, identity;q=0`) gets brotli,
  * which has no such assembly, at a low quality, unless the body says it never offers br

@@ -174,10 +174,10 @@ export class PreparedBody {
 
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
     // A large gzip assembled from parts (an export) is sent as its chunks, never joined; a smaller one
-    // (a page: a hundred small chunks) in one buffer, as a write per chunk costs more than their copy.
-    // A body that shares its bytes sends them, and its gzip, as the parts it was made of: joining
-    // them would copy a draw or a page into fresh memory for every request that makes one, and the
-    // kernel's copy of fresh memory cost more than a write of a few dozen chunks (bench/results.md).
+    // of a body that owns its bytes, joined once and kept. A body that shares its bytes (a page or a
+    // draw made of the questions' bytes) sends them, and its gzip, as the parts it was made of:
+    // joining them copied each draw into fresh memory, and a draw of ten cost over three times as
+    // much CPU as its parts written in one writev (bench/results.md).
     const shared = this.sharedBytes > 0
     if (shared && kind === 'identity') return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.#rawParts! })
     const chunked = kind === 'gzip' && this.#gzipParts !== undefined && (shared || this.byteLength >= CHUNKED_GZIP_MIN_BYTES)

@@ -175,9 +175,9 @@ export class PreparedBody {
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
     // A large gzip assembled from parts (an export) is sent as its chunks, never joined; a smaller one
     // of a body that owns its bytes, joined once and kept. A body that shares its bytes (a page or a
-    // draw made of the questions' bytes) sends them, and its gzip, as the parts it was made of:
-    // joining them copied each draw into fresh memory, and a draw of ten cost over three times as
-    // much CPU as its parts written in one writev (bench/results.md).
+    // draw made of the questions' bytes) sends them, and its gzip, as the parts it was made of, so
+    // that keeping it holds no copy: a draw of ten written as its parts in one writev cost what
+    // the joined copy cost, within the bench's noise (bench/results.md).
     const shared = this.sharedBytes > 0
     if (shared && kind === 'identity') return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.#rawParts! })
     const chunked = kind === 'gzip' && this.#gzipParts !== undefined && (shared || this.byteLength >= CHUNKED_GZIP_MIN_BYTES)

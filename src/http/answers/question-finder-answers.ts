@@ -118,13 +118,7 @@ export class QuestionFinderAnswers {
     const requestedSeed = this.#seedOf(query.seed)
     const { filters, key } = this.#filtersOf(query)
     if (requestedSeed === undefined) return this.#draw(filters, key, count, pickSeed(), { cacheControl: NO_STORE })
-    const drawKey = `${key}|${count}|${requestedSeed}`
-    const cached = this.#draws.get(drawKey)
-    if (cached !== undefined) return cached
-    if (!this.#repeats.seenBefore(`random|${drawKey}`)) return this.#draw(filters, key, count, requestedSeed)
-    const body = this.#draw(filters, key, count, requestedSeed)
-    this.#draws.set(drawKey, body)
-    return body
+    return this.#keptDraw(`random|${key}|${count}|${requestedSeed}`, () => this.#draw(filters, key, count, requestedSeed))
   }
 
   /** GET /v1/questions/practice. Without `seed`, a fresh draw that is not kept and says `no-store`; with one, kept like a seeded random draw. */
@@ -140,12 +134,15 @@ export class QuestionFinderAnswers {
     const filters = readFilters(parametersOf({ ...query, discipline: undefined }, PracticeQuerySchema), this.#held, this.#filters)
     const draw = (seed: number, options: { cacheControl?: string } = {}) => this.#practiceBody(this.#practice.draw({ area, score, count, seed, filters }), options)
     if (requestedSeed === undefined) return draw(pickSeed(), { cacheControl: NO_STORE })
-    const drawKey = `practice|${area}|${score}|${count}|${requestedSeed}|${filtersKey(filters)}`
+    return this.#keptDraw(`practice|${area}|${score}|${count}|${requestedSeed}|${filtersKey(filters)}`, () => draw(requestedSeed))
+  }
+
+  /** A seeded draw by its normalized request: kept from the request's second time on (RecentKeys), made by `make` until then. */
+  #keptDraw (drawKey: string, make: () => PreparedBody): PreparedBody {
     const cached = this.#draws.get(drawKey)
     if (cached !== undefined) return cached
-    if (!this.#repeats.seenBefore(drawKey)) return draw(requestedSeed)
-    const body = draw(requestedSeed)
-    this.#draws.set(drawKey, body)
+    const body = make()
+    if (this.#repeats.seenBefore(drawKey)) this.#draws.set(drawKey, body)
     return body
   }
 

@@ -17,10 +17,15 @@ export const LANGUAGE_POSITIONS = 5
  * from 2017 on LC, CH, CN, MT (the answer-key PDFs show it from 2015 on, and the import checks them against it).
  */
 export function areaOrder (year: number): readonly Area[] {
-  if (year <= 2009) return ['CN', 'CH', 'LC', 'MT']
-  if (year <= 2016) return ['CH', 'CN', 'LC', 'MT']
-  return ['LC', 'CH', 'CN', 'MT']
+  if (year <= 2009) return ORDER_2009
+  if (year <= 2016) return ORDER_2010_TO_2016
+  return ORDER_FROM_2017
 }
+
+// Made once: a score asks for the order of every position it reads.
+const ORDER_2009: readonly Area[] = Object.freeze(['CN', 'CH', 'LC', 'MT'])
+const ORDER_2010_TO_2016: readonly Area[] = Object.freeze(['CH', 'CN', 'LC', 'MT'])
+const ORDER_FROM_2017: readonly Area[] = Object.freeze(['LC', 'CH', 'CN', 'MT'])
 
 /** The exam position (1–180) of the `slot`-th question (1–45) of `area`'s block in the exam of `year`. */
 export function examIndexOf (year: number, area: Area, slot: number): number {

@@ -1,6 +1,6 @@
 import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
 import { compareSkillCodes } from '../skills/skill-code.ts'
-import { curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
+import { allWrongPosterior, curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
 
 /*
  * Which items of an area count, and the area's score from the answers to them: what both ways of
@@ -53,6 +53,8 @@ export interface AreaForm {
   readonly indexes: readonly number[]
   readonly keys: readonly Letter[]
   readonly curves: readonly ItemCurve[]
+  /** allWrongPosterior(curves): each answer set's estimate starts from it. */
+  readonly allWrong: Float64Array
   /** Each counted item's skill code, or null. */
   readonly skills: ReadonlyArray<string | null>
   /** The distinct skills of the counted items, in the Matriz's order (by area, then number): the order of an answer's `skills`. */
@@ -92,7 +94,7 @@ export function areaForm (area: Area, positions: ReadonlyArray<{ index: number, 
   const skillOrder = [...new Set(skills.filter((skill) => skill !== null))].sort(compareSkillCodes)
   const slotOf = new Map(skillOrder.map((skill, slot) => [skill, slot]))
   const skillSlots = skills.map((skill) => (skill === null ? -1 : slotOf.get(skill)!))
-  return { area, indexes, keys, curves, skills, skillOrder, skillSlots, leftOut, answerable }
+  return { area, indexes, keys, curves, allWrong: allWrongPosterior(curves), skills, skillOrder, skillSlots, leftOut, answerable }
 }
 
 /** One area's score, as the API answers it. */
@@ -149,7 +151,7 @@ export function scoreArea (form: AreaForm, answerAt: (index: number) => string |
     right[at] = isRight ? 1 : 0
     if (isRight) correct++
   }
-  const { theta, standardError } = estimateAbility(form.curves, right)
+  const { theta, standardError } = estimateAbility(form.curves, right, form.allWrong)
   return {
     area: form.area,
     discipline: DISCIPLINE_OF_AREA[form.area],

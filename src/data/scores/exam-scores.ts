@@ -47,20 +47,14 @@ export class PracticeScorer {
     const missing = this.#catalog.missingExam(request.year, application)
     if (missing !== undefined) return missing
     const exam = this.#catalog.getExam(request.year, application as Application)!
-    const indexes: number[] = []
-    // The answers by index in an array: each area reads every one of its positions, and a lookup by number in an object of string keys converts the number each time.
-    const letters: Array<string | undefined> = []
-    for (const key of Object.keys(request.answers)) {
-      const index = Number(key)
-      if (areaOfIndex(request.year, index) === null) return { field: 'answers', message: `answers index ${key} is outside the exam (1–${4 * AREA_BLOCK})` }
-      indexes.push(index)
-      // Read as `answers[index]` reads it: only the key that is the number's own spelling.
-      if (String(index) === key) letters[index] = request.answers[key]
-    }
+    const letters = lettersByIndex(request)
+    if (typeof letters === 'string') return { field: 'answers', message: `answers index ${letters} is outside the exam (1–${4 * AREA_BLOCK})` }
+    const linguagensFrom = examIndexOf(request.year, 'LC', 1)
+    let linguagensAnswered = false
+    for (let index = linguagensFrom; index < linguagensFrom + AREA_BLOCK && !linguagensAnswered; index++) linguagensAnswered = letters[index] !== undefined
     if (request.language !== undefined && !exam.languageSlugs.includes(request.language)) {
       return { field: 'language', message: `language ${JSON.stringify(request.language)} is not one the ${request.year} exam offers; it offers ${exam.languageSlugs.join(', ') || 'none'}` }
     }
-    const linguagensAnswered = indexes.some((index) => areaOfIndex(request.year, index) === 'LC')
     if (linguagensAnswered && request.language === undefined && exam.languageSlugs.length > 0) {
       return { field: 'language', message: `language is required when linguagens is answered; the ${request.year} exam offers ${exam.languageSlugs.join(', ')}` }
     }
@@ -85,6 +79,28 @@ export class PracticeScorer {
     }
     return forms.length === 0 ? null : forms
   }
+}
+
+/**
+ * The answers by exam index in an array (each area reads every one of its positions, and a lookup
+ * by number in an object of string keys converts the number each time), or the first key outside
+ * the exam. A key counts as `answers[index]` reads it: only the number's own spelling ("7", not
+ * "07"), yet any key that is not an index of the exam is refused.
+ */
+function lettersByIndex ({ year, answers }: PracticeRequest): Array<string | undefined> | string {
+  const letters = new Array<string | undefined>(4 * AREA_BLOCK + 1)
+  let found = 0
+  for (let index = 1; index <= 4 * AREA_BLOCK; index++) {
+    const letter = answers[index]
+    if (letter !== undefined) found++
+    letters[index] = letter
+  }
+  // Every key found by its number: nothing else to look at (the usual body, told without a string per key).
+  const keys = Object.keys(answers)
+  if (keys.length === found) return letters
+  for (const key of keys) if (areaOfIndex(year, Number(key)) === null) return key
+  // Keys such as "07" name an index of the exam yet are not read.
+  return letters
 }
 
 function areaForms (year: number, view: readonly Question[]): AreaForm[] {

@@ -9,8 +9,10 @@ import type { Area } from '../record-schemas.ts'
  * on [−4, 4], and the score round(k·θ + d, 1) with each area's k and d (the 2009 reference scale).
  * Which items count is the caller's business (src/data/scores/sheet-scores.ts, exam-scores.ts).
  *
- * Each item's curve is worked out once, as log P and log(1 − P) at the 40 points: scoring a sheet
- * is then adding 40 numbers per item and one pass over the points, no exp per answer.
+ * Each item's curve is worked out once, as log(1 − P) at the 40 points and what a right answer
+ * adds to it, and each set of items' log posterior with every answer wrong once (an area's form,
+ * src/data/scores/area-scoring.ts): scoring a sheet is then adding 40 numbers per right answer and
+ * one pass over the points, no exp per answer.
  */
 
 /** The quadrature points: 40 evenly spaced on [−4, 4]. */
@@ -35,10 +37,10 @@ export interface ItemParameters {
 
 /** One item's response curve at the quadrature points. */
 export interface ItemCurve {
-  /** log P(right) at each point. */
-  readonly right: Float64Array
   /** log P(wrong) at each point. */
   readonly wrong: Float64Array
+  /** log P(right) − log P(wrong) at each point: what answering the item right adds to the log posterior. */
+  readonly gain: Float64Array
 }
 
 /**
@@ -60,14 +62,14 @@ export function curveOf (parameters: ItemParameters): ItemCurve {
 }
 
 export function itemCurve ({ a, b, c }: ItemParameters): ItemCurve {
-  const right = new Float64Array(POINTS)
   const wrong = new Float64Array(POINTS)
+  const gain = new Float64Array(POINTS)
   for (let at = 0; at < POINTS; at++) {
     const p = probabilityRight({ a, b, c }, QUADRATURE_POINTS[at]!)
-    right[at] = Math.log(p)
     wrong[at] = Math.log(1 - p)
+    gain[at] = Math.log(p) - wrong[at]!
   }
-  return { right, wrong }
+  return { wrong, gain }
 }
 
 /**
@@ -98,20 +100,30 @@ export interface AbilityEstimate {
   readonly standardError: number
 }
 
+/**
+ * The log posterior of a set of items all answered wrong, at each point: the log prior plus each
+ * item's log P(wrong). Made once per set of items that is scored again and again (a form).
+ */
+export function allWrongPosterior (curves: readonly ItemCurve[]): Float64Array {
+  const sum = Float64Array.from(LOG_PRIOR)
+  for (const curve of curves) for (let at = 0; at < POINTS; at++) sum[at]! += curve.wrong[at]!
+  return sum
+}
+
 /** The log posterior being summed: one for the process, since an estimate never waits in the middle. */
 const logPosterior = new Float64Array(POINTS)
 
 /**
  * θ's EAP and posterior standard deviation from the curves of the scored items and whether each
- * was answered right (true or 1).
+ * was answered right (true or 1); `allWrong` is allWrongPosterior(curves), when the caller keeps it.
  */
-export function estimateAbility (curves: readonly ItemCurve[], right: ArrayLike<boolean | number>): AbilityEstimate {
-  logPosterior.set(LOG_PRIOR)
+export function estimateAbility (curves: readonly ItemCurve[], right: ArrayLike<boolean | number>, allWrong: Float64Array = allWrongPosterior(curves)): AbilityEstimate {
+  logPosterior.set(allWrong)
   for (let item = 0; item < curves.length; item++) {
-    const curve = curves[item]!
     const answer = right[item]
-    const terms = answer === true || answer === 1 ? curve.right : curve.wrong
-    for (let at = 0; at < POINTS; at++) logPosterior[at]! += terms[at]!
+    if (answer !== true && answer !== 1) continue
+    const gain = curves[item]!.gain
+    for (let at = 0; at < POINTS; at++) logPosterior[at]! += gain[at]!
   }
   // Shifted by the largest term so that exp never underflows to zero everywhere.
   let largest = -Infinity

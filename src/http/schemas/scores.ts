@@ -136,16 +136,15 @@ export function bodyProblem (body: unknown): string | undefined {
   const required = sheet ? ['year', 'booklet', 'answers'] : ['year', 'answers']
   const absent = required.find((name) => !(name in fields))
   if (absent !== undefined) return `body field ${absent} is required for ${form}`
-  const known = Object.keys(schema.properties)
-  const unknown = Object.keys(fields).find((name) => !known.includes(name))
-  if (unknown !== undefined) return `body field ${describeValue(unknown)} is not a field of ${form} (${known.join(', ')})`
+  const known = sheet ? SHEET_FIELDS : PRACTICE_FIELDS
+  for (const name of Object.keys(fields)) if (!known.includes(name)) return `body field ${describeValue(name)} is not a field of ${form} (${known.join(', ')})`
   const answers = fields.answers
   if (!sheet && typeof answers === 'object' && answers !== null && !Array.isArray(answers)) {
     const keys = Object.keys(answers)
     if (keys.length > MAX_ANSWERS) return `body field answers has ${keys.length} answers; an exam has ${MAX_ANSWERS} questions`
+    if (isPlainPracticeRun(fields, answers as Record<string, unknown>, keys.length)) return undefined
     const bad = keys.find((key) => !INDEX_KEY.test(key))
     if (bad !== undefined) return `body field answers has key ${describeValue(bad)}; keys are question indexes (decimal integers)`
-    if (isPlainPracticeRun(fields, answers as Record<string, unknown>, keys)) return undefined
   }
   const first = firstError(schema, body)
   if (first === undefined) return undefined
@@ -156,6 +155,8 @@ export function bodyProblem (body: unknown): string | undefined {
 }
 
 const LETTER_SET: ReadonlySet<unknown> = new Set(LETTERS)
+const PRACTICE_FIELDS: readonly string[] = Object.keys(PracticeRunSchema.properties)
+const SHEET_FIELDS: readonly string[] = Object.keys(AnswerSheetSchema.properties)
 
 /** A field of PracticeRunSchema's strings (application, language): absent, or within their lengths. */
 function isShortText (value: unknown): boolean {
@@ -164,15 +165,23 @@ function isShortText (value: unknown): boolean {
 }
 
 /**
- * Whether a practice run whose field names and answer keys bodyProblem has already checked passes
- * the rest of PracticeRunSchema: an integer year of at least 1, short texts, every answer a
- * letter. Only ever says yes to a body the schema accepts; a no goes to the schema's own check,
- * which names the error. TypeBox's compiled check of the answers' record (the key pattern twice
- * and an array per entry) cost more than scoring them (bench/results.md).
+ * Whether a practice run whose field names bodyProblem has already checked, with `keyCount` answers,
+ * passes the rest of PracticeRunSchema: an integer year of at least 1, short texts, every key an
+ * index of the exam (1–180, the number's own spelling) and every answer a letter. Only ever says
+ * yes to a body the schema accepts; a no goes to the full checks, which name the error. The keys
+ * are read by number, and their count tells that no other key is there: no string per key, no
+ * pattern run on each (TypeBox's compiled check of the answers' record, the key pattern twice and
+ * an array per entry, cost more than scoring them: bench/results.md).
  */
-function isPlainPracticeRun (fields: Record<string, unknown>, answers: Record<string, unknown>, keys: readonly string[]): boolean {
+function isPlainPracticeRun (fields: Record<string, unknown>, answers: Record<string, unknown>, keyCount: number): boolean {
   const { year } = fields
   if (!Number.isInteger(year) || (year as number) < YEAR_MINIMUM || !isShortText(fields.application) || !isShortText(fields.language)) return false
-  for (const key of keys) if (!LETTER_SET.has(answers[key])) return false
-  return true
+  let letters = 0
+  for (let index = 1; index <= MAX_ANSWERS; index++) {
+    const answer = answers[index]
+    if (answer === undefined) continue
+    if (!LETTER_SET.has(answer)) return false
+    letters++
+  }
+  return letters === keyCount
 }

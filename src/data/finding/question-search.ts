@@ -328,6 +328,11 @@ export class QuestionSearch {
     // Indexes, not for-of: these loops run for every holder of the rarest key.
     for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
+      // The filters before the other keys: a filter costs a lookup, each other key a search in its
+      // run (words most records hold are the costly searches, and a year range or a discipline
+      // passes a fraction of their holders). Skipped holders leave the other runs' places behind:
+      // the gallop from there costs the log of the distance.
+      if (!accept(position)) continue
       let score = scores[i]!
       let other = 1
       for (; other < runs.length; other++) {
@@ -337,8 +342,8 @@ export class QuestionSearch {
         score += scores[at]!
       }
       if (other === runs.length) {
-        // The filters first: they cost a lookup, a phrase check a pass over the record's text.
-        if (accept(position) && holdsPhrases(position)) {
+        // The phrase check last: it may cost a pass over the record's text.
+        if (holdsPhrases(position)) {
           foundPositions[found] = position
           foundScores[found] = score
           found++

@@ -21,6 +21,10 @@ test('what is written under a kind and key is read back, byte for byte; another 
   assert.equal(cache.read('export-part', 'k1'), undefined)
   // Nothing is left aside once written.
   assert.deepEqual((await readdir(cache.dir!)).filter((name) => name.endsWith('.partial')), [])
+  // What readOrMake hands a keeper is read, not made again, into a buffer of its own (a view would hold the file's header too).
+  const kept = await cache.readOrMake('search-index', 'k1', () => assert.fail('made again though it was kept'))
+  assert.deepEqual(kept, payload)
+  assert.equal(kept.buffer.byteLength, payload.length)
 })
 
 test('a file changed on disk after it was written is not read', async (t) => {

@@ -41,7 +41,7 @@ describe('pages and draws made for one request', () => {
 
   test('a page not kept is a body made for one request: gzip first, assembled from the questions\' parts, the same bytes', () => {
     const page = prepared.page(items, 0, 50)
-    assert.equal(page.effort, 'once')
+    assert.equal(page.effort, 'parts')
     assert.equal(page.encodingFor(BROWSER), 'gzip')
     assert.deepEqual(gunzipSync(page.encoded('gzip')), page.raw)
     // Each question's part is made once and kept: a part of every page that lists it.
@@ -52,7 +52,7 @@ describe('pages and draws made for one request', () => {
     const page = prepared.page(items, 0, 50, { keepAs: 'test-list' })
     assert.equal(page.effort, 'fast')
     assert.equal(page.encodingFor(BROWSER), 'br')
-    assert.ok(BROTLI_QUALITY.once < BROTLI_QUALITY.fast)
+    assert.ok(BROTLI_QUALITY.parts < BROTLI_QUALITY.fast)
     assert.deepEqual(brotliDecompressSync(page.encoded('br')), page.raw)
   })
 
@@ -66,7 +66,7 @@ describe('pages and draws made for one request', () => {
     assert.equal(page.encodingFor('br, *;q=0, identity'), 'identity')
     const expected = brotliCompressSync(page.raw, {
       params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY.once,
+        [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY.parts,
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
         [zlibConstants.BROTLI_PARAM_SIZE_HINT]: page.raw.length
       }
@@ -85,7 +85,7 @@ describe('multi-year exports', () => {
     const exports = new PreparedExport(catalog, new PreparedCatalog(catalog))
     const pair = [years[0]!, years.at(-1)!]
     const body = exports.body({ years: pair })
-    assert.equal(body.effort, 'once')
+    assert.equal(body.effort, 'parts')
     assert.equal(body.encodingFor(BROWSER), 'gzip')
     assert.equal(body.encodingFor('br'), 'identity', 'never brotli: megabytes per request')
     assert.equal(body.encodingFor('br, identity;q=0'), 'identity')

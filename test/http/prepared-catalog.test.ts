@@ -8,7 +8,7 @@ import { TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 /*
  * PreparedCatalog serializes each exam detail and question once: in the background after the
  * server listens, or on first use when a request comes first. Both ways must give the same bytes
- * and tags, and each body must be made once.
+ * and tags, and each body must be made assembled.
  */
 
 async function sampleCatalog () {
@@ -83,29 +83,29 @@ test('a list made for a request is its questions\' own bytes: sent as parts, nev
   const catalog = await sampleCatalog()
   const prepared = new PreparedCatalog(catalog)
   const questions = catalog.listExams()[0]!.questions.slice(0, 5)
-  const once = prepared.list('{"seed":7,"questions":[', questions, { effort: 'once' })
+  const assembled = prepared.list('{"seed":7,"questions":[', questions, { effort: 'parts' })
   const expected = Buffer.from(`{"seed":7,"questions":[${questions.map((question) => JSON.stringify(question)).join(',')}]}`)
   const shared = questions.reduce((sum, question) => sum + prepared.question(question).byteLength, 0)
-  assert.equal(once.byteLength, expected.length)
-  assert.equal(once.sharedBytes, shared)
+  assert.equal(assembled.byteLength, expected.length)
+  assert.equal(assembled.sharedBytes, shared)
   // Its head, commas and close, and a reference per part (head, questions, commas, close).
-  assert.equal(once.ownBytes, expected.length - shared + 16 * (2 * questions.length + 1))
-  const identity = once.answer('identity').payload
+  assert.equal(assembled.ownBytes, expected.length - shared + 16 * (2 * questions.length + 1))
+  const identity = assembled.answer('identity').payload
   assert.ok(Array.isArray(identity), 'identity is sent as parts')
   // Each question's part is the very buffer of its prepared body, not a copy.
   for (const question of questions) assert.ok((identity as Buffer[]).includes(prepared.question(question).raw))
   assert.deepEqual(Buffer.concat(identity as Buffer[]), expected)
-  assert.deepEqual(once.raw, expected)
-  const gzip = once.answer('gzip').payload
+  assert.deepEqual(assembled.raw, expected)
+  const gzip = assembled.answer('gzip').payload
   assert.ok(Array.isArray(gzip), 'gzip is sent as its parts\' chunks')
   assert.deepEqual(gunzipSync(Buffer.concat(gzip as Buffer[])), expected)
   // br is made for each request that takes it, and not kept on the body.
-  const br = once.answer('br')
-  assert.notEqual(br, once.answer('br'))
+  const br = assembled.answer('br')
+  assert.notEqual(br, assembled.answer('br'))
   assert.deepEqual(brotliDecompressSync(br.payload as Buffer), expected)
   // The same list kept with its compressed forms is one buffer of its own, with the same tag.
   const kept = prepared.list('{"seed":7,"questions":[', questions, { effort: 'fast' })
   assert.equal(kept.sharedBytes, 0)
-  assert.equal(kept.etag, once.etag)
+  assert.equal(kept.etag, assembled.etag)
   assert.deepEqual(kept.answer('identity').payload, expected)
 })

@@ -68,7 +68,11 @@ export class StartUpCache {
     }
   }
 
-  /** The bytes kept under `kind` and `key`, or undefined (none kept, damaged, or no folder). */
+  /**
+   * The bytes kept under `kind` and `key`, or undefined (none kept, damaged, or no folder): a view
+   * of the file's bytes, for a caller that reads them into something else (the search index is
+   * deserialized into arrays of its own); one that keeps the bytes themselves uses readOrMake.
+   */
   read (kind: string, key: string): Buffer | undefined {
     if (this.dir === null) return undefined
     const file = this.#file(kind, key)
@@ -85,10 +89,7 @@ export class StartUpCache {
       const now = new Date()
       utimesSync(file, now, now)
     } catch {}
-    // A buffer of its own: the caller may keep it for the life of the process, and a view would keep the header's bytes too.
-    const owned = Buffer.allocUnsafeSlow(payload.length)
-    payload.copy(owned)
-    return owned
+    return payload
   }
 
   /**
@@ -116,7 +117,12 @@ export class StartUpCache {
    */
   async readOrMake (kind: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
     const kept = this.read(kind, key)
-    if (kept !== undefined) return kept
+    // A buffer of its own: the caller keeps it for the life of the process, and a view would keep the header's bytes too.
+    if (kept !== undefined) {
+      const owned = Buffer.allocUnsafeSlow(kept.length)
+      kept.copy(owned)
+      return owned
+    }
     const made = await make()
     this.write(kind, key, made)
     return made

@@ -17,21 +17,23 @@ export type ContentEncoding = 'br' | 'gzip' | 'identity'
 const MIN_COMPRESSIBLE_BYTES = 512
 
 /**
- * How hard to compress. Bodies prepared once for the life of the process get the best ratio;
- * bodies kept in a cache (an exam's pages) a level that costs a few
- * milliseconds at most, paid once per entry. A body made for one request (`once`: a search page,
- * an unseeded draw, a multi-year export; also a seeded draw, kept as references: see sharedBytes) must not cost more to compress than to make: its gzip is
- * assembled from parts compressed beforehand (`gzipParts`, see ./deflated-parts.ts), and gzip is
- * what it offers; a client that takes neither gzip nor identity (`br, identity;q=0`) gets brotli,
- * which has no such assembly, at a low quality, unless the body says it never offers br
- * (`brotli: false`: a multi-year export, megabytes). A client that takes br but not gzip gets the
- * bytes as they are: every client takes identity unless it refuses it, and compressing with brotli
- * for one request cost it more than ten questions' CPU (bench/results.md).
+ * How hard to compress. Bodies prepared once for the life of the process get the best ratio
+ * (`max`); bodies kept in a cache (an exam's pages) a level that costs a few milliseconds at most,
+ * paid once per entry (`fast`). A body assembled from parts compressed beforehand (`parts`: a
+ * search's page or a draw, made of its questions' prepared bytes; a multi-year export, of its
+ * exams') is never compressed as a whole: its gzip is its parts' deflated chunks (`gzipParts`, see
+ * ./deflated-parts.ts), and gzip is what it offers; a client that takes neither gzip nor identity
+ * (`br, identity;q=0`) gets brotli at the lowest quality, made for the request, unless the body
+ * says it never offers br (`brotli: false`: a multi-year export, megabytes). A client that takes
+ * br but not gzip gets the bytes as they are: every client takes identity unless it refuses it,
+ * and compressing with brotli for one request cost it more than ten questions' CPU
+ * (bench/results.md). Such a body may be made for one request (a first search) or kept (a seeded
+ * draw asked again): either way it costs no compression of its own.
  */
-export type CompressionEffort = 'max' | 'fast' | 'once'
+export type CompressionEffort = 'max' | 'fast' | 'parts'
 
-export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, once: 0 }
-const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, once: 1 }
+export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max: 11, fast: 5, parts: 0 }
+const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, parts: 1 }
 /** What a body keeps per part it shares: a reference in its list of parts and one in its gzip's. */
 const PART_REFERENCE_BYTES = 16
 /** Raw length from which a gzip assembled from parts is sent as its chunks rather than joined (a multi-year export is megabytes). */
@@ -80,7 +82,7 @@ export class PreparedBody {
    * `raw` may be given as parts, joined only when the bytes themselves are needed (a client that
    * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
    * `sharedBytes`: how many bytes of those parts are held elsewhere for the life of the process
-   * (see the field). Only for a body of parts made with effort `once` and `gzipParts`: its bytes are
+   * (see the field). Only for a body of parts made with effort `parts` and `gzipParts`: its bytes are
    * sent as its parts, its gzip as its parts' chunks, and a br form made for a request is not kept.
    */
   constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean, sharedBytes?: number } = {}) {
@@ -93,8 +95,8 @@ export class PreparedBody {
       this.byteLength = raw.reduce((sum, part) => sum + part.length, 0)
     }
     this.sharedBytes = options.sharedBytes ?? 0
-    if (this.sharedBytes > 0 && (this.#rawParts === undefined || options.effort !== 'once' || options.gzipParts === undefined)) {
-      throw new Error('only a body of parts made for effort once, with gzipParts, can share its bytes')
+    if (this.sharedBytes > 0 && (this.#rawParts === undefined || options.effort !== 'parts' || options.gzipParts === undefined)) {
+      throw new Error('only a body of parts made with effort parts, with gzipParts, can share its bytes')
     }
     this.contentType = options.contentType ?? JSON_CONTENT_TYPE
     this.cacheControl = options.cacheControl
@@ -138,14 +140,14 @@ export class PreparedBody {
     return this.#effort
   }
 
-  /** The encoding this body answers with, by the client's Accept-Encoding (see CompressionEffort for a body made for one request). */
+  /** The encoding this body answers with, by the client's Accept-Encoding (see CompressionEffort for a body assembled from parts). */
   encodingFor (acceptEncoding: string | undefined): ContentEncoding {
     if (!this.compressible) return 'identity'
-    if (this.#effort !== 'once' && this.#brotli) return negotiateEncoding(acceptEncoding)
+    if (this.#effort !== 'parts' && this.#brotli) return negotiateEncoding(acceptEncoding)
     if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
-    // Made for one request: gzip (assembled from parts) or the bytes as they are, which HTTP lets
-    // every client take unless it says `identity;q=0`; only such a client gets brotli, at the
-    // one-use quality. Brotli at quality 0 for a br-only client cost twice a browser's gzip.
+    // Assembled from parts: gzip (their chunks) or the bytes as they are, which HTTP lets every
+    // client take unless it says `identity;q=0`; only such a client gets brotli, at the lowest
+    // quality. Brotli at quality 0 for a br-only client cost twice a browser's gzip.
     const chosen = oneUseNegotiator.negotiate(acceptEncoding)
     if (chosen !== null) return chosen
     if (!refusesIdentity(acceptEncoding)) return 'identity'

@@ -108,13 +108,13 @@ export class PreparedCatalog {
       if (cached !== undefined) return cached
     }
 
-    const page = this.pageOfItems(view.slice(offset, offset + limit), view.length, offset, limit, key === undefined ? 'once' : 'fast')
+    const page = this.pageOfItems(view.slice(offset, offset + limit), view.length, offset, limit, key === undefined ? 'parts' : 'fast')
     if (key !== undefined) this.#pages.set(key, page)
     return page
   }
 
   /** A page whose items were cut from a list of `total` elsewhere (QuestionFinder.findPage); made for one request unless `effort` says it is kept. */
-  pageOfItems (items: readonly Question[], total: number, offset: number, limit: number, effort: CompressionEffort = 'once'): PreparedBody {
+  pageOfItems (items: readonly Question[], total: number, offset: number, limit: number, effort: CompressionEffort = 'parts'): PreparedBody {
     // What JSON.stringify({ limit, offset, total, hasMore }) gives, for numbers and a boolean, without its generic walk.
     const metadata = `{"limit":${limit},"offset":${offset},"total":${total},"hasMore":${offset + items.length < total}}`
     return this.list(`{"metadata":${metadata},"questions":[`, items, { effort })
@@ -123,8 +123,9 @@ export class PreparedCatalog {
   /**
    * `head` + the questions' prepared bytes, comma-separated, + `]}`: a JSON object whose last
    * member is the array of the questions, never re-serialized. Its tag derives from the head and
-   * the questions' tags. `effort` says whether it is kept (`fast`, the default) or made for one
-   * request (`once`): then its gzip form is assembled from each question's deflated part.
+   * the questions' tags. `effort` says whether it is kept with compressed forms of its own (`fast`,
+   * the default) or assembled from the questions' bytes (`parts`): then it holds no copy of them,
+   * and its gzip form is assembled from each question's deflated part.
    */
   list (head: string, items: readonly Question[], options: { cacheControl?: string, effort?: CompressionEffort } = {}): PreparedBody {
     // Plain loops: this runs for every page of every first search.
@@ -156,8 +157,8 @@ export class PreparedCatalog {
     const effort = options.effort ?? 'fast'
     // Made for a request (or a draw kept by its seed), the body is the questions' own bytes, never
     // copied (PreparedBody's sharedBytes); a page kept with its compressed forms is joined once.
-    const once = effort === 'once'
-    return new PreparedBody(parts, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: once ? gzipParts : undefined, sharedBytes: once ? sharedBytes : 0 })
+    const assembled = effort === 'parts'
+    return new PreparedBody(parts, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: assembled ? gzipParts : undefined, sharedBytes: assembled ? sharedBytes : 0 })
   }
 }
 

@@ -116,7 +116,7 @@ export class PreparedExport {
     const body = new PreparedBody(exams.map((exam) => this.#bytesOf(exam)), {
       contentType: EXPORT_CONTENT_TYPE,
       etag: strongEtagOf(exams.map((exam) => this.#tagOf(exam)).join('')),
-      effort: 'once',
+      effort: 'parts',
       gzipParts,
       brotli: false,
       headers
@@ -155,7 +155,7 @@ export class PreparedExport {
     const body = new PreparedBody(bodies.flatMap((line) => [line.raw, NEWLINE]), {
       contentType: EXPORT_CONTENT_TYPE,
       etag: strongEtagOf(`${key}|${bodies.map((line) => line.etag).join('')}`),
-      effort: 'once',
+      effort: 'parts',
       gzipParts: () => bodies.flatMap((line) => [line.deflatedPart, NEWLINE_PART]),
       brotli: false,
       headers
@@ -194,12 +194,9 @@ export class PreparedExport {
     const all = this.#all()
     const first = this.#bytesOf(exams[0]!)
     const last = this.#bytesOf(exams.at(-1)!)
-    const start = first.byteOffset - all.byteOffset
-    const end = last.byteOffset - all.byteOffset + last.length
-    const adjacent = all.subarray(start, end)
-    // Not adjacent (the export's order would have to change): their lines one after another, copied.
-    const lengths = exams.reduce((sum, exam) => sum + this.#bytesOf(exam).length, 0)
-    return lengths === adjacent.length ? adjacent : Buffer.concat(exams.map((exam) => this.#bytesOf(exam)))
+    // From the first exam's first line to the last one's last: nothing else lies between them, since
+    // they are one exam or all of one year, and #exams (the export's order) is sorted by year first.
+    return all.subarray(first.byteOffset - all.byteOffset, last.byteOffset - all.byteOffset + last.length)
   }
 
   #bytesOf (exam: Exam): Buffer {

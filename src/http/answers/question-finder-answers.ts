@@ -55,6 +55,8 @@ export class QuestionFinderAnswers {
   readonly #draws = new LRUCache<string, PreparedBody>({
     maxSize: DRAW_CACHE_BYTES,
     // An answer's compressed forms are a fraction of its raw size; counting its own bytes twice bounds all three.
+    // A draw assembled from its questions' bytes (effort `parts`) keeps, beside its own list of parts,
+    // only its gzip's list of chunks, about as long: twice its own bytes bound it too.
     sizeCalculation: (body) => body.ownBytes * 2 + DRAW_ENTRY_OVERHEAD_BYTES
   })
 
@@ -148,7 +150,7 @@ export class QuestionFinderAnswers {
 
   /** A practice draw as the contract's body, the questions from their prepared bytes. */
   #practiceBody ({ seed, target, questions }: PracticeDraw, options: { cacheControl?: string }): PreparedBody {
-    return this.#prepared.list(`{"seed":${seed},"target":${JSON.stringify(target)},"questions":[`, questions, { effort: 'once', ...options })
+    return this.#prepared.list(`{"seed":${seed},"target":${JSON.stringify(target)},"questions":[`, questions, { effort: 'parts', ...options })
   }
 
   /** A `seed` value range checked (422), or undefined when none was given. */
@@ -160,10 +162,10 @@ export class QuestionFinderAnswers {
 
   /**
    * `{ seed, questions }`: up to `count` of the matching records, drawn with `seed`. Made of the
-   * questions' own bytes (effort `once`), so a draw kept by its seed holds little of its own.
+   * questions' own bytes (effort `parts`), so a draw kept by its seed holds little of its own.
    */
   #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
-    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'once', ...options })
+    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'parts', ...options })
   }
 
   /** GET /v1/export/questions.jsonl */

@@ -90,6 +90,7 @@ test('a list made for a request is its questions\' own bytes: sent as parts, nev
   assert.equal(assembled.sharedBytes, shared)
   // Its head, commas and close, and a reference per part (head, questions, commas, close).
   assert.equal(assembled.ownBytes, expected.length - shared + 16 * (2 * questions.length + 1))
+  assert.equal(assembled.keptBytes, 2 * assembled.ownBytes)
   const identity = assembled.answer('identity').payload
   assert.ok(Array.isArray(identity), 'identity is sent as parts')
   // Each question's part is the very buffer of its prepared body, not a copy.

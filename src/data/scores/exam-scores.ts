@@ -50,8 +50,7 @@ export class PracticeScorer {
     const letters = lettersByIndex(request)
     if (typeof letters === 'string') return { field: 'answers', message: `answers index ${letters} is outside the exam (1–${4 * AREA_BLOCK})` }
     const linguagensFrom = examIndexOf(request.year, 'LC', 1)
-    let linguagensAnswered = false
-    for (let index = linguagensFrom; index < linguagensFrom + AREA_BLOCK && !linguagensAnswered; index++) linguagensAnswered = letters[index] !== undefined
+    const linguagensAnswered = letters.slice(linguagensFrom, linguagensFrom + AREA_BLOCK).some((letter) => letter !== undefined)
     if (request.language !== undefined && !exam.languageSlugs.includes(request.language)) {
       return { field: 'language', message: `language ${JSON.stringify(request.language)} is not one the ${request.year} exam offers; it offers ${exam.languageSlugs.join(', ') || 'none'}` }
     }

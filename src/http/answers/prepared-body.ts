@@ -121,6 +121,16 @@ export class PreparedBody {
     return this.sharedBytes === 0 ? this.byteLength : this.byteLength - this.sharedBytes + PART_REFERENCE_BYTES * this.#rawParts!.length
   }
 
+  /**
+   * The most that keeping this body holds of its own once every form it keeps is made, what a
+   * cache of bodies counts: its own bytes, and as much again for its compressed forms (smaller than
+   * its bytes; a body that shares its bytes keeps only its gzip's list of chunks, about as long as
+   * its own list of parts).
+   */
+  get keptBytes (): number {
+    return this.ownBytes * 2
+  }
+
   /** The bytes of the body, uncompressed (of a body that shares its bytes: joined anew, for the rare caller that needs one buffer). */
   get raw (): Buffer {
     if (this.#raw !== undefined) return this.#raw

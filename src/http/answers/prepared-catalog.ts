@@ -33,8 +33,7 @@ export class PreparedCatalog {
    */
   readonly #pages = new LRUCache<string, PreparedBody>({
     maxSize: PAGE_CACHE_BYTES,
-    // A page's compressed forms are a fraction of its raw size; counting raw twice bounds all three.
-    sizeCalculation: (page) => page.ownBytes * 2 + PAGE_ENTRY_OVERHEAD_BYTES
+    sizeCalculation: (page) => page.keptBytes + PAGE_ENTRY_OVERHEAD_BYTES
   })
 
   constructor (catalog: Catalog) {

@@ -54,10 +54,7 @@ export class QuestionFinderAnswers {
   readonly #held: HeldValues
   readonly #draws = new LRUCache<string, PreparedBody>({
     maxSize: DRAW_CACHE_BYTES,
-    // An answer's compressed forms are a fraction of its raw size; counting its own bytes twice bounds all three.
-    // A draw assembled from its questions' bytes (effort `parts`) keeps, beside its own list of parts,
-    // only its gzip's list of chunks, about as long: twice its own bytes bound it too.
-    sizeCalculation: (body) => body.ownBytes * 2 + DRAW_ENTRY_OVERHEAD_BYTES
+    sizeCalculation: (body) => body.keptBytes + DRAW_ENTRY_OVERHEAD_BYTES
   })
 
   readonly #matches = new LRUCache<string, readonly Question[]>({

@@ -107,3 +107,29 @@ test('phrases of common words: the pair check finds what reading every text find
   }
   assert.ok(matched >= 20, `${matched} of ${phrases.size} phrases matched`)
 })
+
+test('words most questions hold, read from their dense rows: the same matches, order and scores as MiniSearch, beside a rarer word too', () => {
+  const reference = new MiniSearchReference(listing)
+  const index = new QuestionSearch(listing)
+  const rng = xoroshiro128plus(32)
+  // The 40 commonest words: held by far more than a sixteenth of the records, each is read from its row.
+  const top = commonWords.slice(0, 40)
+  const queries: string[] = []
+  for (let n = 0; n < 120; n++) {
+    const words = new Set<string>()
+    const size = uniformInt(rng, 2, 8)
+    while (words.size < size) words.add(top[uniformInt(rng, 0, top.length - 1)]!)
+    // Every third with a word a few hundred records hold, which is then the rarest and walked.
+    queries.push([...words, ...(n % 3 === 0 ? [commonWords[300 + n] ?? top[0]!] : [])].join(' '))
+  }
+  let matched = 0
+  for (const text of queries) {
+    const query = search(text)
+    const expected = reference.search(query)
+    const found = index.search(query)
+    assert.deepEqual(found.map((hit) => hit.position), expected.map((hit) => hit.position), text)
+    found.forEach((hit, i) => assert.ok(Math.abs(hit.score - expected[i]!.score) <= 1e-9 * expected[i]!.score, text))
+    if (found.length > 0) matched++
+  }
+  assert.ok(matched >= 60, `${matched} of ${queries.length} queries matched`)
+})

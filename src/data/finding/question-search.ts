@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { StartUpCache, cacheKey } from '../dataset/start-up-cache.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
-import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, placeOf, searchIndexFromBytes, type SearchIndexParts } from './search-index.ts'
+import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, denseRanksOf, placeOf, searchIndexFromBytes, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
@@ -165,6 +165,9 @@ export class QuestionSearch {
     return at === -1 ? wordKey(word) : this.#index!.wordKeys[at]!
   }
 
+  /** The index's dense keys' rows (denseRanksOf), made when the index is put in place. */
+  #denseRanks = new Map<number, Uint16Array | Uint32Array>()
+
   /** The matches of the last query walked (#collect), by position, and their scores: a record matches at most once. */
   readonly #foundPositions: Uint32Array
   readonly #foundScores: Float64Array
@@ -241,6 +244,7 @@ export class QuestionSearch {
 
   #adopt (parts: SearchIndexParts): void {
     this.#index = parts
+    this.#denseRanks = denseRanksOf(parts, this.#records.length)
   }
 
   /** The index, built here first when nothing built it yet (a test or a tool; a server has built it before listening). */
@@ -309,11 +313,12 @@ export class QuestionSearch {
     const index = this.#built()
     const { starts, positions, scores } = index
     if (query.keys.length === 0) return 0
-    const runs: Array<{ start: number, end: number }> = []
+    // A run's `ranks` when its key is dense: a holder's place in the run is read there, not looked for.
+    const runs: Array<{ start: number, end: number, ranks: Uint16Array | Uint32Array | undefined }> = []
     for (const key of query.keys) {
       const slot = placeOf(index.keys, key)
       if (slot === -1) return 0
-      runs.push({ start: starts[slot]!, end: starts[slot + 1]! })
+      runs.push({ start: starts[slot]!, end: starts[slot + 1]!, ranks: this.#denseRanks.get(slot) })
     }
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
@@ -336,6 +341,13 @@ export class QuestionSearch {
       let score = scores[i]!
       let other = 1
       for (; other < runs.length; other++) {
+        const { ranks } = runs[other]!
+        if (ranks !== undefined) {
+          const rank = ranks[position]!
+          if (rank === 0) break
+          score += scores[runs[other]!.start + rank - 1]!
+          continue
+        }
         const at = lowerBound(positions, lows[other]!, runs[other]!.end, position)
         lows[other] = at
         if (at === runs[other]!.end || positions[at] !== position) break
@@ -348,7 +360,7 @@ export class QuestionSearch {
           foundScores[found] = score
           found++
         }
-      } else if (lows[other] === runs[other]!.end) {
+      } else if (runs[other]!.ranks === undefined && lows[other] === runs[other]!.end) {
         // Past the end of a run: no later holder of the rarest key can be in it either.
         break
       }

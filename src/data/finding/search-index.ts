@@ -22,6 +22,12 @@ const BM25 = { k: 1.2, b: 0.7, d: 0.5 }
  */
 const COMMON_WORD_SHARE = 1 / 8
 
+/**
+ * A key held by at least this share of the texts is dense: the search reads a holder's score for it
+ * at once (denseRanksOf) rather than looking for the holder in the key's run.
+ */
+const DENSE_KEY_SHARE = 1 / 16
+
 /** The index of a list of texts; texts are named by their position in that list. */
 export interface SearchIndexParts {
   /** Every key the texts hold, ascending (placeOf finds one); its place in this list is its slot. */
@@ -206,6 +212,28 @@ export function buildSearchIndex (texts: readonly string[]): SearchIndexParts {
 /** The places of a list's strings in ascending order (code unit order, as `<` compares). */
 function sortedOrder (list: readonly string[]): number[] {
   return list.map((_, at) => at).sort((a, b) => list[a]! < list[b]! ? -1 : list[a]! > list[b]! ? 1 : 0)
+}
+
+/**
+ * For each dense key (held by at least DENSE_KEY_SHARE of the texts), by its slot: each text's place
+ * in the key's run, plus one, or 0 for a text that lacks the key. A search walks the holders of its
+ * rarest key and finds each in the runs of its other keys; when the rarest key is dense, so is every
+ * other key of the query, and those are the costly searches (words most questions hold, thousands
+ * of holders each): one read per holder and key here, where a gallop through the run took several.
+ * Made from the runs when an index is put in place: a row of two bytes per text for each such key.
+ */
+export function denseRanksOf (parts: SearchIndexParts, texts: number): Map<number, Uint16Array | Uint32Array> {
+  const ranks = new Map<number, Uint16Array | Uint32Array>()
+  const least = texts * DENSE_KEY_SHARE
+  for (let slot = 0; slot + 1 < parts.starts.length; slot++) {
+    const start = parts.starts[slot]!
+    const end = parts.starts[slot + 1]!
+    if (end - start < least) continue
+    const row = end - start < 0xffff ? new Uint16Array(texts) : new Uint32Array(texts)
+    for (let at = start; at < end; at++) row[parts.positions[at]!] = at - start + 1
+    ranks.set(slot, row)
+  }
+  return ranks
 }
 
 /**

@@ -276,7 +276,7 @@ const COSTLY_ROW_NAMES = ['single question gzip/br', 'common-word search gzip/br
  * in a row's warm-up and runs on a quiet machine (the two common-word rows share the searches; the
  * phrases, cheaper, answer faster).
  */
-const COSTLY_REQUEST_COUNT = 120_000
+const COSTLY_REQUEST_COUNT = 200_000
 const COSTLY_PHRASE_COUNT = 600_000
 /** Exports captured for the ceiling: each is megabytes. */
 const EXPORT_CEILING_PATHS = 20
@@ -337,7 +337,7 @@ function refusedBodyScenarios (year: number): Scenario[] {
  * Distinct search queries the unrepeated search row may send, one per request: more than one server
  * answers over the row's warm-up and runs, so that no query reaches it twice.
  */
-const SEARCH_QUERY_COUNT = 200_000
+const SEARCH_QUERY_COUNT = 400_000
 /** Queries the repeated search row sends in turn: a search answered before, from the caches. */
 const REPEATED_SEARCH_COUNT = 1000
 /** Distinct seeds the seeded random row sends, one per request. */

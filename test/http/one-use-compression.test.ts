@@ -33,6 +33,12 @@ describe('a gzip body assembled from parts', () => {
     assert.deepEqual(gunzipSync(gzipOfParts(parts)), expected)
     assert.deepEqual(gunzipSync(gzipOfParts([])), Buffer.alloc(0))
   })
+
+  test('its CRC-32, combined from the parts\' own, is the whole\'s, over parts of every length from 0 to a few thousand bytes (gunzip checks it)', () => {
+    const pieces = Array.from({ length: 300 }, (_, at) => randomBytes(at % 7 === 0 ? at % 5 : (at * 37) % 4000))
+    const parts = pieces.map((piece, at) => (at % 2 === 0 ? storedPart(piece) : deflatePart(piece)))
+    assert.deepEqual(gunzipSync(gzipOfParts(parts)), Buffer.concat(pieces))
+  })
 })
 
 describe('pages and draws made for one request', () => {

@@ -3,8 +3,9 @@ import { build } from 'esbuild'
 
 /*
  * `npm run build`: the production server as one ES module, dist/server.js, and beside it the data
- * check, dist/check-data.js, the dataset build, dist/dataset.js, and the search index's worker thread,
- * dist/search-index-worker.js (each a bundle of its own), so a production install (`npm ci
+ * check, dist/check-data.js, the dataset build, dist/dataset.js, and two worker threads, the search
+ * index's, dist/search-index-worker.js, and the kernel tables', dist/kernel-tables-worker.js (each a
+ * bundle of its own), so a production install (`npm ci
  * --omit=dev`, the container image) runs them with no dev tool. Bundled because start-up
  * is mostly module loading: Node resolves and links each ESM file on its own, and TypeBox alone
  * is hundreds of them: one bundle starts far sooner than tsc's one file per source file with
@@ -14,7 +15,7 @@ import { build } from 'esbuild'
 
 rmSync('dist', { recursive: true, force: true })
 await build({
-  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts', dataset: 'src/cli/dataset.ts', 'search-index-worker': 'src/data/finding/search-index-worker.ts', mcp: 'src/mcp-stdio.ts' },
+  entryPoints: { server: 'src/server.ts', 'check-data': 'src/cli/check-data.ts', dataset: 'src/cli/dataset.ts', 'search-index-worker': 'src/data/finding/search-index-worker.ts', 'kernel-tables-worker': 'src/http/server/kernel-tables-worker.ts', mcp: 'src/mcp-stdio.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

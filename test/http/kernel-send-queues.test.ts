@@ -21,17 +21,18 @@ test('the kernel\'s unacknowledged bytes of a connection: what the peer has not 
   t.after(() => client.destroy())
   const [socket] = await accepted
   t.after(() => socket.destroy())
+  t.after(() => kernel.close())
 
   // Far more than the kernel's buffers take: the client reads nothing yet.
   const sent = 16 * 1024 * 1024
   socket.write(Buffer.alloc(sent))
   await sleep(200)
-  const held = kernel.unacknowledgedBytes([socket]).get(socket)
+  const held = (await kernel.unacknowledgedBytes([socket])).get(socket)
   assert.ok(held !== undefined && held > 0, `unacknowledged: ${held}`)
   assert.ok(held <= sent - (socket._handle?.writeQueueSize ?? 0), 'never more than the kernel was handed')
   // Still nothing taken: the same number.
   await sleep(200)
-  assert.equal(kernel.unacknowledgedBytes([socket]).get(socket), held)
+  assert.equal((await kernel.unacknowledgedBytes([socket])).get(socket), held)
 
   let received = 0
   const allReceived = new Promise<void>((resolve) => client.on('data', (chunk: Buffer) => {
@@ -40,17 +41,17 @@ test('the kernel\'s unacknowledged bytes of a connection: what the peer has not 
   }))
   client.resume()
   await allReceived
-  let left = kernel.unacknowledgedBytes([socket]).get(socket)
-  for (const deadline = Date.now() + 2_000; left !== 0 && Date.now() < deadline; await sleep(20)) left = kernel.unacknowledgedBytes([socket]).get(socket)
+  let left = (await kernel.unacknowledgedBytes([socket])).get(socket)
+  for (const deadline = Date.now() + 2_000; left !== 0 && Date.now() < deadline; await sleep(20)) left = (await kernel.unacknowledgedBytes([socket])).get(socket)
   assert.equal(left, 0)
 
   // A socket the kernel no longer lists is left out.
   socket.destroy()
   await once(socket, 'close')
-  assert.equal(kernel.unacknowledgedBytes([socket]).has(socket), false)
+  assert.equal((await kernel.unacknowledgedBytes([socket])).has(socket), false)
 })
 
-test('without the kernel\'s tables nothing is reported', () => {
+test('without the kernel\'s tables nothing is reported', async () => {
   const socket = new net.Socket() as ServerSocket
-  assert.equal(new KernelSendQueues(false).unacknowledgedBytes([socket]).size, 0)
+  assert.equal((await new KernelSendQueues(false).unacknowledgedBytes([socket])).size, 0)
 })

@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, readlinkSync } from 'node:fs'
+import { existsSync, readlinkSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 import type { ServerSocket } from './server-socket.ts'
+import { TCP_TABLES, type TableAnswer } from './kernel-tables.ts'
 
-/** Linux's table of the TCP connections of this network namespace, one file per address family. */
-const TCP_TABLES = { IPv4: '/proc/net/tcp', IPv6: '/proc/net/tcp6' } as const
+/** Where the worker's module is: beside this one in the sources, beside the bundle (dist/server.js) once built. */
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './kernel-tables-worker.ts' : './kernel-tables-worker.js', import.meta.url)
 
 /**
  * What the kernel still holds of what was written to a connection: bytes sent (or waiting to be)
@@ -13,25 +15,33 @@ const TCP_TABLES = { IPv4: '/proc/net/tcp', IPv6: '/proc/net/tcp6' } as const
  *
  * Read from the `tx_queue` column of /proc/net/tcp and /proc/net/tcp6 (Linux, and a container on
  * it), finding each connection by the inode of its descriptor. Elsewhere, `available` is false.
+ * The tables are read in a worker thread of its own (./kernel-tables-worker.ts): a read costs
+ * milliseconds however few connections there are, and the thread pool, where an asynchronous read
+ * would go, may be busy compressing for seconds under load.
  */
 export class KernelSendQueues {
-  readonly available: boolean
+  #available: boolean
   readonly #inodes = new WeakMap<ServerSocket, string>()
+  #worker: Worker | undefined
+  #nextId = 0
+  readonly #waiting = new Map<number, (answer: TableAnswer | undefined) => void>()
 
   constructor (available: boolean = existsSync(TCP_TABLES.IPv4) && existsSync('/proc/self/fd')) {
-    this.available = available
+    this.#available = available
+  }
+
+  /** Whether the kernel's tables can be read here (false too once the worker has failed). */
+  get available (): boolean {
+    return this.#available
   }
 
   /**
    * Each socket's unacknowledged bytes, for those the kernel's tables list (a socket already
    * closed, or without a descriptor, is left out). Empty when the tables cannot be read.
-   * Synchronous: the kernel writes the table out of memory, in about a millisecond for a thousand
-   * connections, while an asynchronous read would wait its turn behind the thread pool's
-   * compression work, for seconds under load.
    */
-  unacknowledgedBytes (sockets: readonly ServerSocket[]): Map<ServerSocket, number> {
+  async unacknowledgedBytes (sockets: readonly ServerSocket[]): Promise<Map<ServerSocket, number>> {
     const found = new Map<ServerSocket, number>()
-    if (!this.available) return found
+    if (!this.#available) return found
     const byInode = new Map<string, ServerSocket>()
     const families = new Set<keyof typeof TCP_TABLES>()
     for (const socket of sockets) {
@@ -40,11 +50,58 @@ export class KernelSendQueues {
       byInode.set(inode, socket)
       families.add(socket.remoteFamily === 'IPv6' ? 'IPv6' : 'IPv4')
     }
-    for (const family of families) {
-      const table = readTable(TCP_TABLES[family])
-      for (const [inode, bytes] of sendQueues(table, byInode)) found.set(byInode.get(inode)!, bytes)
-    }
+    if (byInode.size === 0) return found
+    const answer = await this.#ask([...families].map((family) => TCP_TABLES[family]), [...byInode.keys()])
+    for (const [inode, bytes] of answer?.found ?? []) found.set(byInode.get(inode)!, bytes)
     return found
+  }
+
+  /** Ends the worker thread (at close); a later question starts another. */
+  close (): void {
+    const worker = this.#worker
+    this.#worker = undefined
+    this.#answerWaiting()
+    worker?.terminate().catch(() => {})
+  }
+
+  /** Answers every question still waiting with nothing read (the worker is gone). */
+  #answerWaiting (): void {
+    for (const resolve of this.#waiting.values()) resolve(undefined)
+    this.#waiting.clear()
+  }
+
+  #ask (tables: string[], inodes: string[]): Promise<TableAnswer | undefined> {
+    const worker = this.#started()
+    if (worker === undefined) return Promise.resolve(undefined)
+    const id = this.#nextId++
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve)
+      worker.postMessage({ id, tables, inodes })
+    })
+  }
+
+  /** The worker, started on first use; undefined once one has failed (nothing is read from then on). */
+  #started (): Worker | undefined {
+    if (this.#worker !== undefined || !this.#available) return this.#worker
+    const worker = new Worker(WORKER_URL)
+    // It holds no process open: a server's close ends it, and a tool's exit does not wait for it.
+    worker.unref()
+    worker.on('message', (answer: TableAnswer) => {
+      const resolve = this.#waiting.get(answer.id)
+      this.#waiting.delete(answer.id)
+      resolve?.(answer)
+    })
+    // A worker that fails, or ends though not closed, reads nothing more: the stall check then has Node's own numbers only.
+    const gone = () => {
+      if (this.#worker !== worker) return
+      this.#worker = undefined
+      this.#available = false
+      this.#answerWaiting()
+    }
+    worker.once('error', gone)
+    worker.once('exit', gone)
+    this.#worker = worker
+    return worker
   }
 
   /** The inode of the socket's descriptor (`socket:[12345]`), looked up once per socket. */
@@ -60,27 +117,5 @@ export class KernelSendQueues {
     }
     if (inode !== undefined) this.#inodes.set(socket, inode)
     return inode
-  }
-}
-
-function readTable (path: string): string {
-  try {
-    return readFileSync(path, 'latin1')
-  } catch {
-    return ''
-  }
-}
-
-/**
- * The tx_queue (hexadecimal) of the rows of a /proc/net/tcp table whose inode is wanted. A row:
- * `sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...`.
- */
-export function * sendQueues (table: string, wanted: ReadonlyMap<string, unknown>): Generator<[inode: string, bytes: number]> {
-  for (const line of table.split('\n')) {
-    const fields = line.trim().split(/\s+/)
-    const inode = fields[9]
-    if (inode === undefined || !wanted.has(inode)) continue
-    const txQueue = fields[4]?.split(':')[0]
-    if (txQueue !== undefined) yield [inode, Number.parseInt(txQueue, 16)]
   }
 }

@@ -53,13 +53,17 @@ export const LARGE_QUEUE_STALL_MS = 3_000
  * The cut is a reset (RST), not a close: a close would leave the megabytes still queued for that
  * client in the kernel, which keeps trying to deliver them to a reader that takes nothing. One
  * sweep every fraction of the timeout checks every connection: nothing runs per request, and the
- * kernel's tables are read only while some answer waits on the kernel.
+ * kernel's tables are read only while some answer waits on the kernel, in KernelSendQueues' worker
+ * thread; what they say is acted on when they come.
  */
 export function resetStalledAnswers (server: Server, stallTimeoutMs: number, kernel: KernelSendQueues = new KernelSendQueues()): void {
   const sockets = new Set<ServerSocket>()
   const progress = new WeakMap<ServerSocket, AnswerProgress>()
-  /** Connections Node's idle or keep-alive timeout would have closed while the kernel still held bytes for their client. */
-  const timedOut = new WeakSet<ServerSocket>()
+  /**
+   * Connections whose idle or keep-alive timeout Node fired while it had nothing left to write, with
+   * the bytes they had read then: the kernel may still hold bytes for their client.
+   */
+  const timedOut = new WeakMap<ServerSocket, number>()
   server.on('connection', (socket: ServerSocket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
@@ -67,15 +71,16 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
   // Node closes a connection whose timeout fires (unless a listener here says otherwise), handing
   // whatever the kernel still holds for it to the kernel, which keeps trying to deliver it to a
   // client that may take nothing. Such a connection stays open, watched like an answer waiting on
-  // the kernel: closed once its client has taken everything, reset if it stalls.
+  // the kernel: closed once its client has taken everything (at once when the kernel holds
+  // nothing for it: the next look is asked for now), reset if it stalls.
   server.on('timeout', (socket: ServerSocket) => {
-    const unacknowledged = socket.writableLength === 0 ? kernel.unacknowledgedBytes([socket]).get(socket) : undefined
-    if (unacknowledged === undefined || unacknowledged === 0) {
+    if (socket.writableLength !== 0 || !kernel.available) {
       socket.destroy()
       return
     }
-    timedOut.add(socket)
-    progress.set(socket, { flushed: socket.bytesWritten, queued: 0, unacknowledged, since: Date.now() })
+    timedOut.set(socket, socket.bytesRead)
+    progress.set(socket, { flushed: socket.bytesWritten, queued: 0, unacknowledged: undefined, since: Date.now() })
+    look()
   })
 
   /** Answers whose writes have not moved since the last sweep, and timed-out connections the kernel still holds bytes for. */
@@ -103,16 +108,40 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
     return waiting
   }
 
-  const sweep = setInterval(() => {
-    const now = Date.now()
-    const waiting = waitingOnTheKernel(now)
+  /** What the kernel holds of each waiting answer, asked of its worker: one question at a time, another after it if asked meanwhile. */
+  let looking = false
+  let lookAgain = false
+  const look = (): void => {
+    if (looking) {
+      lookAgain = true
+      return
+    }
+    const waiting = waitingOnTheKernel(Date.now())
     if (waiting.length === 0) return
-    const unacknowledged = kernel.unacknowledgedBytes(waiting)
+    looking = true
+    kernel.unacknowledgedBytes(waiting).then((unacknowledged) => { judge(waiting, unacknowledged, Date.now()) }, () => {}).finally(() => {
+      looking = false
+      if (lookAgain) {
+        lookAgain = false
+        look()
+      }
+    })
+  }
+
+  /** Closes or resets what the kernel's numbers say has ended or stalled. */
+  const judge = (waiting: readonly ServerSocket[], unacknowledged: ReadonlyMap<ServerSocket, number>, now: number): void => {
     for (const socket of waiting) {
       const last = progress.get(socket)
-      if (last === undefined) continue
+      if (last === undefined || socket.destroyed) continue
       const bytes = unacknowledged.get(socket)
-      if (timedOut.has(socket) && (bytes === undefined || bytes === 0)) {
+      const readAtTimeout = timedOut.get(socket)
+      if (readAtTimeout !== undefined && socket.bytesRead !== readAtTimeout) {
+        // A request came since Node's timeout fired (the kernel was asked meanwhile): the connection is in use again.
+        timedOut.delete(socket)
+        progress.delete(socket)
+        continue
+      }
+      if (readAtTimeout !== undefined && (bytes === undefined || bytes === 0)) {
         // Its client has taken everything: the close Node's timeout meant.
         socket.destroy()
         continue
@@ -129,9 +158,14 @@ export function resetStalledAnswers (server: Server, stallTimeoutMs: number, ker
       const allowed = bytes !== undefined && bytes >= LARGE_QUEUE_BYTES ? Math.min(stallTimeoutMs, LARGE_QUEUE_STALL_MS) : stallTimeoutMs
       if (now - last.since >= allowed) socket.resetAndDestroy()
     }
-  }, Math.min(1_000, Math.max(50, Math.floor(Math.min(stallTimeoutMs, LARGE_QUEUE_STALL_MS) / 4))))
+  }
+
+  const sweep = setInterval(look, Math.min(1_000, Math.max(50, Math.floor(Math.min(stallTimeoutMs, LARGE_QUEUE_STALL_MS) / 4))))
   sweep.unref()
-  server.once('close', () => clearInterval(sweep))
+  server.once('close', () => {
+    clearInterval(sweep)
+    kernel.close()
+  })
 }
 
 /**

@@ -56,9 +56,9 @@ test('a client sending its headers one byte a second is cut off with 408 once th
   assert.ok(Date.now() - startedAt < 15_000, 'cut off long before the client would have finished')
 })
 
-test('a GET with a 10 MB body is refused at once with a JSON 413, and the connection dropped without reading the body', async (t) => {
+test('a GET with a 64 MiB body is refused at once with a JSON 413, and the connection dropped without reading the body', async (t) => {
   const { port, serverSockets } = await listen(t)
-  const TOTAL = 10 * 1024 * 1024
+  const TOTAL = 64 * 1024 * 1024
   for (const framing of ['content-length', 'chunked'] as const) {
     const socket = net.connect(port, '127.0.0.1')
     await once(socket, 'connect')
@@ -84,8 +84,10 @@ test('a GET with a 10 MB body is refused at once with a JSON 413, and the connec
     const body = text.slice(text.indexOf('\r\n\r\n') + 4)
     assert.equal(JSON.parse(body).error.code, 'payload_too_large', framing)
   }
-  // What was never read cannot have been buffered: the server stopped reading long before 10 MB.
-  for (const socket of serverSockets) assert.ok(socket.bytesRead < 4 * 1024 * 1024, `the server read ${socket.bytesRead} bytes`)
+  // What was never read cannot have been buffered: the server read what was in flight when its
+  // answer went out (the client's send buffer, 4 MiB at most on Linux's defaults), then the client
+  // stopped; a quarter of the body is far more than that, and far less than the whole.
+  for (const socket of serverSockets) assert.ok(socket.bytesRead < TOTAL / 4, `the server read ${socket.bytesRead} bytes`)
 })
 
 test('bodies on other methods: 405 on a known path (before any body parsing), 413 elsewhere', async (t) => {

@@ -1,7 +1,7 @@
 import { existsSync, readlinkSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import type { ServerSocket } from './server-socket.ts'
-import { TCP_TABLES, type TableAnswer } from './kernel-tables.ts'
+import { TCP_TABLES, type TableAnswer, type TableRequest } from './kernel-tables.ts'
 
 /** Where the worker's module is: beside this one in the sources, beside the bundle (dist/server.js) once built. */
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './kernel-tables-worker.ts' : './kernel-tables-worker.js', import.meta.url)
@@ -74,9 +74,10 @@ export class KernelSendQueues {
     const worker = this.#started()
     if (worker === undefined) return Promise.resolve(undefined)
     const id = this.#nextId++
+    const request: TableRequest = { id, tables, inodes }
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve)
-      worker.postMessage({ id, tables, inodes })
+      worker.postMessage(request)
     })
   }
 

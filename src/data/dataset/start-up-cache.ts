@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { ownedBytes } from './owned-bytes.ts'
 
 /*
  * What start-up makes from the dataset at a cost (the search index, the export's compressed
@@ -118,11 +119,7 @@ export class StartUpCache {
   async readOrMake (kind: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
     const kept = this.read(kind, key)
     // A buffer of its own: the caller keeps it for the life of the process, and a view would keep the header's bytes too.
-    if (kept !== undefined) {
-      const owned = Buffer.allocUnsafeSlow(kept.length)
-      kept.copy(owned)
-      return owned
-    }
+    if (kept !== undefined) return ownedBytes(kept)
     const made = await make()
     this.write(kind, key, made)
     return made

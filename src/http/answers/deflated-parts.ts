@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
 import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync } from 'node:zlib'
-import { ownedBuffer, ownedBytes } from './owned-bytes.ts'
+import { ownedBuffer, ownedBytes } from '../../data/dataset/owned-bytes.ts'
 
 /*
  * A gzip body assembled from parts compressed beforehand, so that an answer made for one request
@@ -105,7 +105,7 @@ export function storedPart (raw: Buffer): DeflatedPart {
     raw.copy(deflated, at, start, start + length)
     at += length
   }
-  return { deflated, crc: crc32(raw), length: raw.length, shift: multiplierOf(crcShift(raw.length)) }
+  return partOfDeflated(raw, deflated)
 }
 
 /** gzip header: magic, deflate, no flags, no time, no extra flags, unknown OS. */
@@ -128,7 +128,7 @@ export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
     crc = (multiplyBy(part.shift, crc) ^ part.crc) >>> 0
     length += part.length
   }
-  // Its own buffer, as the stored parts': the chunks of a kept answer are kept (./owned-bytes.ts).
+  // Its own buffer, as the stored parts': the chunks of a kept answer are kept (src/data/dataset/owned-bytes.ts).
   const trailer = ownedBuffer(FINAL_BLOCK.length + 8)
   FINAL_BLOCK.copy(trailer, 0)
   trailer.writeUInt32LE(crc, FINAL_BLOCK.length)
@@ -160,7 +160,7 @@ function multiplyModP (a: number, b: number): number {
       if ((a & (m - 1)) === 0) break
     }
     m >>>= 1
-    b = (b & 1) !== 0 ? (b >>> 1) ^ POLY : b >>> 1
+    b = timesX(b)
   }
   return product >>> 0
 }
@@ -214,12 +214,15 @@ for (let k = 0, p = X0 >>> 1; k < 32; k++) {
   p = multiplyModP(p, p)
 }
 
+/** The same powers as multiplyBy reads them: crcShift runs for every part, the head of each page made for a request among them. */
+const X2N_MULTIPLIERS = X2N.map(multiplierOf)
+
 /** x^(8 * bytes) modulo the polynomial: combining a CRC with that of `bytes` more bytes multiplies it by this. */
 export function crcShift (bytes: number): number {
   let p = X0
   // 8 * bytes as a bit count: its binary digits name which powers x^(2^k) multiply in; k starts at 3.
   for (let n = bytes, k = 3; n > 0; n = Math.floor(n / 2), k++) {
-    if (n % 2 === 1) p = multiplyModP(X2N[k % 32]!, p)
+    if (n % 2 === 1) p = multiplyBy(X2N_MULTIPLIERS[k % 32]!, p)
   }
   return p
 }

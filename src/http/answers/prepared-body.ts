@@ -5,7 +5,7 @@ import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 import { deflatePart, deflateStateFor, gzipChunksOfParts, outputChunkFor, type DeflatedPart } from './deflated-parts.ts'
-import { ownedBytes, ownedConcat, ownedText } from './owned-bytes.ts'
+import { ownedBytes, ownedConcat, ownedText } from '../../data/dataset/owned-bytes.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
 
 /** The start-up cache's name for the kind of file a body's brotli form is kept in. */

@@ -3,7 +3,7 @@ import { BackgroundSteps } from '../../data/dataset/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { storedPart, type DeflatedPart } from './deflated-parts.ts'
-import { ownedText } from './owned-bytes.ts'
+import { ownedText } from '../../data/dataset/owned-bytes.ts'
 import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
 /** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */

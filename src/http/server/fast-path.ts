@@ -7,7 +7,7 @@ import { EndpointMatcher } from './endpoint-matcher.ts'
 import { ApiError, errorBody, internalError } from '../errors.ts'
 import { payloadLength, preparedAnswer, type PreparedAnswer, type PreparedBody } from '../answers/prepared-body.ts'
 import { RecentKeys } from '../answers/recent-keys.ts'
-import { ownedText } from '../answers/owned-bytes.ts'
+import { ownedText } from '../../data/dataset/owned-bytes.ts'
 import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
@@ -288,7 +288,7 @@ export class FastPath {
 
   /** The answer of an error: the contract's body and the headers the error handler would send. */
   #errorAnswer (error: ApiError): ErrorAnswer {
-    // Its own buffer, not a slice of the shared pool: it is kept by URL (../answers/owned-bytes.ts).
+    // Its own buffer, not a slice of the shared pool: it is kept by URL (src/data/dataset/owned-bytes.ts).
     const payload = ownedText(JSON.stringify(errorBody(this.#publicUrl, error.statusCode, error.message)))
     return new ErrorAnswer(error.statusCode, [...ERROR_HEADER_LIST, ...Object.entries(error.headers).flat(), 'content-length', payload.length], payload)
   }

@@ -1,6 +1,6 @@
 /*
- * Buffers that are kept (a prepared body, its compressed forms, an error answer kept by URL) hold
- * only their own bytes. Two ways a small buffer holds more: node:zlib (sync or not) writes into 64
+ * Buffers that are kept (a prepared body, its compressed forms, an error answer kept by URL, bytes
+ * read from the start-up cache for the life of the process) hold only their own bytes. Two ways a small buffer holds more: node:zlib (sync or not) writes into 64
  * KB chunks and hands back an output that fits in one as a view into its chunk; and Buffer.from,
  * Buffer.concat and Buffer.allocUnsafe cut a small buffer from a shared pool slab, which stays
  * whole as long as any buffer cut from it lives. Kept as they came, a question's deflated part of

@@ -52,6 +52,8 @@ const DATA: Layer = {
     ['catalog.ts', 'official/'],
     // Reading a folder; INEP's Matriz and the skills of the records.
     ['dataset/', 'skills/'],
+    // Reading INEP's printed booklets (PDF): page marks, lines, columns, figures, questions.
+    ['booklets/'],
     ['finding/', 'scores/'],
     // Import tooling: turns INEP's files and other datasets into the dataset's records and official tables.
     ['sources/']

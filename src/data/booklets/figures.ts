@@ -1,0 +1,129 @@
+import { type Box, coveredShare, grow, height, near, union, width } from './boxes.ts'
+import type { PathMark } from './page-marks.ts'
+import type { Line } from './text-lines.ts'
+
+/*
+ * The fourth stage: figures. A figure is a cluster of images and drawn paths lying close together,
+ * with the text set inside it (a chart's labels, a table's cells, a map's names): cropped from the
+ * page as one picture, its text no longer read as the statement's. Paths that only decorate are
+ * not figures: a lone rule (the line beside a question's label, between questions), a shape behind
+ * an alternative's letter or a label, white fills, anything in the margins.
+ */
+
+export interface Figure {
+  readonly box: Box
+  /** The lines inside it, which the text leaves out. */
+  readonly lines: readonly Line[]
+  /** Whether an embedded image is part of it (a photo, a scanned chart), not only drawn paths. */
+  readonly image: boolean
+}
+
+/** Graphics closer than this (points) belong to one figure. */
+const CLUSTER_GAP = 4
+/** A line is a figure's when this share of it lies inside the figure's box (grown by LABEL_MARGIN). */
+const INSIDE_SHARE = 0.6
+const LABEL_MARGIN = 2.5
+/** A cluster of paths alone narrower and lower than this many times the text size only decorates. */
+const DECORATION_SIZE = 2.4
+
+export interface FigureInput {
+  readonly images: readonly Box[]
+  /** Glyphs set at an angle: a figure's labels. */
+  readonly rotated: readonly Box[]
+  readonly paths: readonly PathMark[]
+  /** The content lines of the page (furniture removed). */
+  readonly lines: readonly Line[]
+  /** Lines that label a question or head a text: a shape touching them decorates them. */
+  readonly labels: readonly Line[]
+  /** The vertical extent of the content: graphics outside it are the page's, not a question's. */
+  readonly content: { top: number, bottom: number }
+  /** The gutter's rule, which is no figure. */
+  readonly gutterX: number | null
+  /** The body text's size. */
+  readonly textSize: number
+}
+
+function isWhite (colour: readonly number[]): boolean {
+  if (colour.length === 1) return colour[0]! > 0.98
+  if (colour.length === 3) return colour.every((value) => value > 0.98)
+  if (colour.length === 4) return colour.every((value) => value < 0.02)
+  return false
+}
+
+/** A rule: a path much longer than it is thick. */
+function isThin (box: Box): boolean {
+  const short = Math.min(width(box), height(box))
+  return short < 1.6 || (short < 3.5 && Math.max(width(box), height(box)) > 20 * short)
+}
+
+/** The figures of one page. */
+export function pageFigures (input: FigureInput): Figure[] {
+  const { content, textSize } = input
+  const inContent = (box: Box) => box.y0 >= content.top - 1 && box.y1 <= content.bottom + 1
+  const marks: Array<{ box: Box, image: boolean, thin: boolean }> = [
+    ...input.images.filter(inContent).map((box) => ({ box, image: true, thin: false })),
+    ...input.rotated.filter(inContent).map((box) => ({ box, image: false, thin: false })),
+    ...input.paths
+      .filter((path) => !isWhite(path.colour) && inContent(path.box))
+      .filter((path) => input.gutterX === null || !(width(path.box) < 4 && path.box.x0 - 2 < input.gutterX && path.box.x1 + 2 > input.gutterX && height(path.box) > 100))
+      .map((path) => ({ box: path.box, image: false, thin: isThin(path.box) }))
+  ]
+  const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP).map((members) => members.map((at) => marks[at]!))
+  const figures: Figure[] = []
+  for (const members of clusters) {
+    const box = union(members.map((mark) => mark.box))
+    const image = members.some((mark) => mark.image)
+    if (!image) {
+      if (members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
+      if (width(box) < DECORATION_SIZE * textSize && height(box) < DECORATION_SIZE * textSize) continue
+      if (input.labels.some((label) => near(label.box, box, 3))) continue
+    }
+    // The cluster's box holds text set inside it (labels, cells); that text is the figure's.
+    const grown = grow(box, LABEL_MARGIN)
+    const lines = input.lines.filter((line) => coveredShare(line.box, grown) >= INSIDE_SHARE)
+    // A background panel of text (a box around a poem) is not a figure: text fills it, nothing is drawn in it.
+    if (!image && lines.length > 0 && members.length <= 2 && members.every((mark) => !mark.thin)) {
+      const inked = lines.reduce((sum, line) => sum + width(line.box) * height(line.box), 0)
+      if (inked > 0.35 * width(box) * height(box)) continue
+    }
+    figures.push({ box: union([box, ...lines.map((line) => line.box)]), lines, image })
+  }
+  return mergeOverlapping(figures)
+}
+
+/** Figures whose boxes overlap (a label joined two clusters) become one. */
+function mergeOverlapping (figures: Figure[]): Figure[] {
+  const groups = cluster(figures.map((figure) => figure.box), 0)
+  return groups.map((members) => {
+    const parts = members.map((at) => figures[at]!)
+    if (parts.length === 1) return parts[0]!
+    return { box: union(parts.map((part) => part.box)), lines: [...new Set(parts.flatMap((part) => part.lines))], image: parts.some((part) => part.image) }
+  })
+}
+
+/** Indices of boxes grouped by nearness (union-find over pairs within `gap`). */
+export function cluster (boxes: readonly Box[], gap: number): number[][] {
+  const parent = boxes.map((_, at) => at)
+  const find = (at: number): number => {
+    while (parent[at] !== at) {
+      parent[at] = parent[parent[at]!]!
+      at = parent[at]!
+    }
+    return at
+  }
+  const order = boxes.map((_, at) => at).sort((a, b) => boxes[a]!.x0 - boxes[b]!.x0)
+  for (let i = 0; i < order.length; i++) {
+    const a = boxes[order[i]!]!
+    for (let j = i + 1; j < order.length; j++) {
+      const b = boxes[order[j]!]!
+      if (b.x0 - gap > a.x1) break
+      if (near(a, b, gap)) parent[find(order[i]!)] = find(order[j]!)
+    }
+  }
+  const groups = new Map<number, number[]>()
+  boxes.forEach((_, at) => {
+    const root = find(at)
+    groups.set(root, [...(groups.get(root) ?? []), at])
+  })
+  return [...groups.values()]
+}

@@ -1,0 +1,50 @@
+import type { Line } from './text-lines.ts'
+
+/*
+ * What a booklet page prints that is not a question: the running band (`ENEM2025ENEM2025…`, its
+ * misprint `ENEN2025` included), the barcode line (`*010175AZ2*`), the page number, the footer
+ * (`… | 1º DIA | CADERNO 1 | AZUL`, `CN • 2º DIA • CADERNO 7 • AZUL`, 2009's `LC - 2º dia … ENEM 2009`),
+ * the imposition line (`010175AZ.indb 2 … 23/07/2025 12:32:03`), and the headings of an area or a
+ * run of questions (`CIÊNCIAS DA NATUREZA E SUAS TECNOLOGIAS`, `Questões de 91 a 135`). Headings
+ * are furniture for the text, but say which language the questions after them are in.
+ */
+
+export type FurnitureKind = 'band' | 'barcode' | 'footer' | 'imposition' | 'page-number' | 'heading' | 'margin'
+
+const AREA_HEADING = /^(LINGUAGENS,? CÓDIGOS|CIÊNCIAS DA NATUREZA|CIÊNCIAS HUMANAS|MATEMÁTICA)\b.*TECNOLOGIAS\b/iu
+const QUESTIONS_HEADING = /^Questões\s+(de\s+)?\d{1,3}\s+a\s+\d{1,3}\b/iu
+
+/** What kind of furniture a line is, by its text alone, or null. */
+export function furnitureOfText (text: string): FurnitureKind | null {
+  const bare = text.replace(/\s+/g, '')
+  if (/^(ENE[MN]\d{4}){2,}/u.test(bare)) return 'band'
+  if (/^\*[0-9A-Z]{6,}\*$/u.test(bare)) return 'barcode'
+  if (/\.indb\b/iu.test(text)) return 'imposition'
+  if (/\d\s*º\s*DIA\b/iu.test(text) && /CADERNO/iu.test(text)) return 'footer'
+  if (AREA_HEADING.test(text.trim()) && text.trim() === text.trim().toUpperCase()) return 'heading'
+  if (QUESTIONS_HEADING.test(text.trim())) return 'heading'
+  return null
+}
+
+/** The language a heading announces (`Questões de 01 a 05 (opção inglês)`), or null. */
+export function headingLanguage (text: string): 'ingles' | 'espanhol' | null {
+  if (!/op[çc][ãa]o/iu.test(text)) return null
+  if (/ingl[êe]s/iu.test(text)) return 'ingles'
+  if (/espanhol/iu.test(text)) return 'espanhol'
+  return null
+}
+
+/**
+ * The furniture among a page's lines: by text, and by place — a page number (digits alone) or any
+ * line in the top or bottom margin, outside `content` (the vertical extent questions use in this
+ * booklet, from its question labels and its footers).
+ */
+export function pageFurniture (lines: readonly Line[], content: { top: number, bottom: number }): Map<Line, FurnitureKind> {
+  const found = new Map<Line, FurnitureKind>()
+  for (const line of lines) {
+    const kind = furnitureOfText(line.text)
+    if (kind !== null) found.set(line, kind)
+    else if (line.box.y1 <= content.top || line.box.y0 >= content.bottom) found.set(line, /^\d{1,3}$/.test(line.text) ? 'page-number' : 'margin')
+  }
+  return found
+}

@@ -1,0 +1,240 @@
+import * as mupdf from 'mupdf'
+import { type Box, boxOf, intersect, isEmpty } from './boxes.ts'
+
+/*
+ * The first stage of reading a booklet: what a PDF page prints, as plain data. MuPDF (the `mupdf`
+ * package, docs/data.md says why) runs the page's content through a device of ours, which keeps
+ * every glyph with its box, font and size, every image and every drawn path with its box, each
+ * clipped as the page clips it. Nothing here knows what a question is.
+ *
+ * Coordinates are PDF points from the top left of the page's crop box, y downwards (MuPDF's).
+ */
+
+/** One printed character. */
+export interface Glyph {
+  /** What it shows: the font's text mapping, `''` when it has none (see `mapped`). */
+  readonly text: string
+  readonly box: Box
+  /** The baseline's y. */
+  readonly baseline: number
+  /** The font size in points (the text matrix's vertical scale). */
+  readonly size: number
+  /** The font's name without its subset prefix (`Calibri-Bold`, not `BIXBIR+Calibri-Bold`). */
+  readonly font: string
+  readonly bold: boolean
+  readonly italic: boolean
+  /**
+   * False when the font gives this glyph no usable character (none, U+FFFD, a control
+   * character, the private-use area): the 2025 cover's title, some 2025 formulas, whole
+   * paragraphs of 2021's booklets. Such text is read by OCR, never written as it extracts.
+   */
+  readonly mapped: boolean
+}
+
+/** A drawn path: a rule, a box, a shape of a chart. */
+export interface PathMark {
+  readonly box: Box
+  readonly stroked: boolean
+  /** Fill or stroke colour as MuPDF gives it in its colour space (grey, RGB or CMYK), 0–1. */
+  readonly colour: readonly number[]
+}
+
+export interface PageMarks {
+  /** 1-based. */
+  readonly number: number
+  readonly width: number
+  readonly height: number
+  readonly glyphs: readonly Glyph[]
+  readonly images: readonly Box[]
+  readonly paths: readonly PathMark[]
+  /** Boxes of glyphs set at an angle (an axis title): no text of a statement, part of a figure. */
+  readonly rotated: readonly Box[]
+}
+
+/** An open PDF; `close` frees MuPDF's memory. */
+export interface PdfBooklet {
+  readonly pages: number
+  readonly document: mupdf.Document
+  marks (number: number): PageMarks
+  close (): void
+}
+
+/** Opens a PDF from its bytes. Throws a one-line error when MuPDF cannot read it. */
+export function openPdf (bytes: Uint8Array, name: string): PdfBooklet {
+  let document: mupdf.Document
+  try {
+    document = mupdf.Document.openDocument(bytes, 'application/pdf')
+  } catch (error) {
+    throw new Error(`${name}: not a PDF MuPDF can read (${(error as Error).message.split('\n')[0]})`)
+  }
+  return {
+    pages: document.countPages(),
+    document,
+    marks: (number) => pageMarks(document, number),
+    close: () => document.destroy()
+  }
+}
+
+const SUBSET_PREFIX = /^[A-Z]{6}\+/
+
+/** Whether a code point is a character a reader can use. */
+export function isUsableCharacter (code: number): boolean {
+  if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return false
+  if (code === 0xfffd) return false
+  if (code >= 0xe000 && code <= 0xf8ff) return false
+  return true
+}
+
+/** The marks of page `number` (1-based). */
+export function pageMarks (document: mupdf.Document, number: number): PageMarks {
+  const page = document.loadPage(number - 1)
+  const [x0, y0, x1, y1] = page.getBounds()
+  const pageBox: Box = { x0: 0, y0: 0, x1: x1 - x0, y1: y1 - y0 }
+  const glyphs: Glyph[] = []
+  const images: Box[] = []
+  const paths: PathMark[] = []
+  const rotated: Box[] = []
+  const clips: Box[] = [pageBox]
+  const clip = () => clips[clips.length - 1]!
+  const keep = (box: Box): Box | null => {
+    const kept = intersect(box, clip())
+    return isEmpty(kept) ? null : kept
+  }
+
+  // Every object MuPDF hands a callback is a reference the callback owns: each is released before
+  // the callback returns, so that none is left to the garbage collector's finalizers (which, left
+  // to run after the document is gone, were seen to crash the WebAssembly heap).
+  const device = new mupdf.Device({
+    fillText (text, ctm, colourspace) {
+      try {
+        text.walk({
+          showGlyph (font, trm, glyph, unicode) {
+            const matrix = mupdf.Matrix.concat(trm, ctm)
+            const glyphMark = glyphOf(font, matrix, glyph, unicode)
+            if (glyphMark === null) {
+              const box = keep(transformBox({ x0: 0, y0: -0.2, x1: Math.max(font.advanceGlyph(glyph, 0), 0.1), y1: 0.8 }, matrix))
+              if (box !== null) rotated.push(box)
+              return
+            }
+            const box = keep(glyphMark.box)
+            if (box !== null) glyphs.push({ ...glyphMark, box })
+          }
+        })
+      } finally {
+        release(text, colourspace)
+      }
+    },
+    ignoreText (text) { release(text) },
+    fillPath (path, _evenOdd, ctm, colourspace, colour) {
+      const box = keep(pathBox(path, ctm))
+      release(path, colourspace)
+      if (box !== null) paths.push({ box, stroked: false, colour: [...colour] })
+    },
+    strokePath (path, stroke, ctm, colourspace, colour) {
+      const half = stroke.getLineWidth() / 2 * Math.hypot(ctm[0], ctm[1])
+      const line = pathBox(path, ctm)
+      release(path, stroke, colourspace)
+      const box = keep({ x0: line.x0 - half, y0: line.y0 - half, x1: line.x1 + half, y1: line.y1 + half })
+      if (box !== null) paths.push({ box, stroked: true, colour: [...colour] })
+    },
+    fillImage (image, ctm) {
+      release(image)
+      const box = keep(unitSquare(ctm))
+      if (box !== null) images.push(box)
+    },
+    fillImageMask (image, ctm, colourspace) {
+      release(image, colourspace)
+      const box = keep(unitSquare(ctm))
+      if (box !== null) images.push(box)
+    },
+    fillShade (shade, ctm) {
+      const [sx0, sy0, sx1, sy1] = shade.getBounds()
+      disown(shade)
+      const box = keep(transformBox({ x0: sx0, y0: sy0, x1: sx1, y1: sy1 }, ctm))
+      if (box !== null) paths.push({ box, stroked: false, colour: [] })
+    },
+    clipPath (path, _evenOdd, ctm) {
+      clips.push(intersect(clip(), pathBox(path, ctm)))
+      release(path)
+    },
+    clipStrokePath (path, stroke, ctm) {
+      clips.push(intersect(clip(), pathBox(path, ctm)))
+      release(path, stroke)
+    },
+    clipText (text) {
+      clips.push(clip())
+      release(text)
+    },
+    clipStrokeText (text, stroke) {
+      clips.push(clip())
+      release(text, stroke)
+    },
+    clipImageMask (image, ctm) {
+      clips.push(intersect(clip(), unitSquare(ctm)))
+      release(image)
+    },
+    popClip () { if (clips.length > 1) clips.pop() }
+  })
+  try {
+    page.run(device, mupdf.Matrix.translate(-x0, -y0))
+  } finally {
+    device.close()
+    device.destroy()
+    page.destroy()
+  }
+  return { number, width: pageBox.x1, height: pageBox.y1, glyphs, images, paths, rotated }
+}
+
+/**
+ * MuPDF.js (1.28) wraps the shade it hands `fillShade` without taking a reference of its own, yet
+ * registers the wrapper for release when collected: that release would free what the page still
+ * holds. The wrapper is taken off the collector's list instead.
+ */
+function disown (shade: mupdf.Shade): void {
+  (shade.constructor as unknown as { _finalizer?: FinalizationRegistry<unknown> })._finalizer?.unregister(shade)
+}
+
+function release (...objects: Array<{ destroy (): void }>): void {
+  for (const object of objects) object.destroy()
+}
+
+/** A glyph from its font and its matrix on the page, or null when it is not upright. */
+function glyphOf (font: mupdf.Font, [a, b, c, d, e, f]: mupdf.Matrix, glyph: number, unicode: number): Glyph | null {
+  // Only upright text is read; rotated marks (an axis title, a vertical note) are a figure's, or furniture.
+  if (Math.abs(b) > 0.01 || Math.abs(c) > 0.01 || a <= 0) return null
+  const size = Math.abs(d)
+  const advance = font.advanceGlyph(glyph, 0) * a
+  const name = font.getName()
+  const mapped = unicode > 0 && isUsableCharacter(unicode)
+  return {
+    text: mapped ? String.fromCodePoint(unicode) : '',
+    box: { x0: e, y0: f - size * 0.78, x1: e + Math.max(advance, size * 0.1), y1: f + size * 0.22 },
+    baseline: f,
+    size,
+    font: name.replace(SUBSET_PREFIX, ''),
+    bold: font.isBold() || /bold|black|heavy|semibold/i.test(name),
+    italic: font.isItalic() || /italic|oblique/i.test(name),
+    mapped
+  }
+}
+
+function pathBox (path: mupdf.Path, ctm: mupdf.Matrix): Box {
+  const points: Array<[number, number]> = []
+  const at = (x: number, y: number) => { points.push([ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]]) }
+  path.walk({
+    moveTo: at,
+    lineTo: at,
+    curveTo: (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => { at(ax, ay); at(bx, by); at(cx, cy) },
+    closePath: () => {}
+  })
+  return boxOf(points)
+}
+
+function unitSquare (ctm: mupdf.Matrix): Box {
+  return transformBox({ x0: 0, y0: 0, x1: 1, y1: 1 }, ctm)
+}
+
+function transformBox (box: Box, ctm: mupdf.Matrix): Box {
+  const corners: Array<[number, number]> = [[box.x0, box.y0], [box.x1, box.y0], [box.x0, box.y1], [box.x1, box.y1]]
+  return boxOf(corners.map(([x, y]) => [ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]]))
+}

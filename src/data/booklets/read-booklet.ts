@@ -1,0 +1,119 @@
+import type { Box } from './boxes.ts'
+import { pageFigures, type Figure } from './figures.ts'
+import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
+import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
+import type { PageMarks, PdfBooklet } from './page-marks.ts'
+import { questionParts, type QuestionParts } from './question-parts.ts'
+import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
+import { textLines, type Line } from './text-lines.ts'
+
+/*
+ * A booklet read through every stage (page marks → lines → furniture → columns → figures →
+ * questions → parts): what each page showed and what each question is made of, as plain data.
+ * Turning that into records (keys, files, Markdown) is src/data/sources/inep-booklets.ts's.
+ */
+
+export interface PageReading {
+  readonly number: number
+  readonly width: number
+  readonly height: number
+  readonly gutter: Gutter | null
+  readonly furniture: ReadonlyArray<{ readonly line: Line, readonly kind: FurnitureKind }>
+  readonly figures: readonly Figure[]
+  /** Lines whose font gives no usable text (read by OCR, or their record left out). */
+  readonly unmapped: readonly Line[]
+}
+
+export interface BookletQuestion {
+  readonly region: QuestionRegion
+  readonly parts: QuestionParts
+}
+
+export interface BookletReading {
+  readonly pages: readonly PageReading[]
+  readonly questions: readonly BookletQuestion[]
+  /** The body text's size, the measure of the booklet's tolerances. */
+  readonly textSize: number
+}
+
+interface PageLines {
+  readonly marks: PageMarks
+  readonly lines: readonly Line[]
+}
+
+/** Reads a whole booklet. */
+export function readBooklet (pdf: PdfBooklet): BookletReading {
+  const pages: PageLines[] = []
+  for (let number = 1; number <= pdf.pages; number++) {
+    const marks = pdf.marks(number)
+    pages.push({ marks, lines: textLines(marks.glyphs) })
+  }
+  const content = contentExtent(pages)
+  const textSize = bodySize(pages.flatMap((page) => page.lines))
+  const stream: FlowElement[] = []
+  const readings: PageReading[] = []
+  for (const page of pages) {
+    const reading = readPage(page, content, textSize)
+    readings.push(reading.page)
+    stream.push(...reading.elements)
+  }
+  const questions = questionRegions(stream).map((region) => ({ region, parts: questionParts([...region.shared, ...region.elements]) }))
+  return { pages: readings, questions, textSize }
+}
+
+/**
+ * The vertical extent questions use in this booklet: from the highest question label of any page
+ * to the highest footer line (band, footer, imposition) of the page's lower half.
+ */
+function contentExtent (pages: readonly PageLines[]): { top: number, bottom: number } {
+  let top = Infinity
+  let bottom = Infinity
+  for (const { marks, lines } of pages) {
+    for (const line of lines) {
+      if (labelOf(line) !== null) top = Math.min(top, line.box.y0 - 2)
+      const kind = furnitureOfText(line.text)
+      if ((kind === 'band' || kind === 'footer' || kind === 'imposition') && line.box.y0 > marks.height / 2) bottom = Math.min(bottom, line.box.y0 - 0.5)
+    }
+  }
+  const height = pages[0]?.marks.height ?? 0
+  return { top: Number.isFinite(top) ? top : 0, bottom: Number.isFinite(bottom) ? bottom : height }
+}
+
+function bodySize (lines: readonly Line[]): number {
+  const counts = new Map<number, number>()
+  for (const line of lines) {
+    const size = Math.round(line.size * 2) / 2
+    counts.set(size, (counts.get(size) ?? 0) + line.glyphs.length)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10
+}
+
+function readPage ({ marks, lines }: PageLines, content: { top: number, bottom: number }, textSize: number): { page: PageReading, elements: FlowElement[] } {
+  const furniture = pageFurniture(lines, content)
+  const headings = lines.filter((line) => furniture.get(line) === 'heading')
+  const body = lines.filter((line) => !furniture.has(line))
+  const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
+  const gutter = findGutter(marks.width, marks.height, marks.paths, body.map((line) => line.box))
+  const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
+  const inFigures = new Set(figures.flatMap((figure) => figure.lines))
+  const loose = body.filter((line) => !inFigures.has(line))
+  const items: Array<{ box: Box, make: (place: FlowElement['place']) => FlowElement }> = [
+    ...headings.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'heading', page: marks.number, place, line }) })),
+    ...loose.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'line', page: marks.number, place, line }) })),
+    ...figures.map((figure) => ({ box: figure.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'figure', page: marks.number, place, figure }) }))
+  ]
+  const places = flowPlaces(items.map((item) => item.box), gutter)
+  const elements = items.map((item, at) => item.make(places[at]!)).sort((a, b) => compareFlow(a.place, b.place))
+  return {
+    page: {
+      number: marks.number,
+      width: marks.width,
+      height: marks.height,
+      gutter,
+      furniture: [...furniture].map(([line, kind]) => ({ line, kind })),
+      figures,
+      unmapped: loose.filter((line) => line.unmapped)
+    },
+    elements
+  }
+}

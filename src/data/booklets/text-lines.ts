@@ -1,0 +1,190 @@
+import { type Box, union, verticalOverlap } from './boxes.ts'
+import type { Glyph } from './page-marks.ts'
+
+/*
+ * The second stage: glyphs into lines. Glyphs sharing a baseline form a row; a row splits where a
+ * gap is wider than a space can be (a column gutter, a table's cells); a smaller glyph raised or
+ * lowered against its row is a superscript or subscript of it (CO₂, 10³), written with Unicode's
+ * super- and subscript characters (docs/data.md, "Booklets").
+ */
+
+/** How a glyph sits against its line's baseline. */
+export type Script = 'normal' | 'sup' | 'sub'
+
+export interface LineGlyph extends Glyph {
+  readonly script: Script
+}
+
+export interface Line {
+  /** Left to right. */
+  readonly glyphs: readonly LineGlyph[]
+  readonly box: Box
+  readonly baseline: number
+  /** The size most of its glyphs have. */
+  readonly size: number
+  /** Its text, spaces where the glyphs leave a gap, sub- and superscripts as Unicode where they have a form. */
+  readonly text: string
+  /** Whether most of its letters are bold. */
+  readonly bold: boolean
+  /** Whether some glyph has no usable text mapping. */
+  readonly unmapped: boolean
+}
+
+/** A gap wider than this many times the font size ends a line (a space, even justified, is narrower). */
+export const LINE_BREAK_GAP = 0.9
+/** Glyphs whose baselines differ by less than this many times the size share a row. */
+const BASELINE_TOLERANCE = 0.2
+/** A gap wider than this many times the size is a space where the PDF prints none. */
+const SPACE_GAP = 0.15
+/** A glyph smaller than this share of its row's size, off the baseline, is a script. */
+const SCRIPT_SIZE = 0.85
+
+/** The lines of a set of glyphs (one page, or one column of it), top to bottom, then left to right. */
+export function textLines (glyphs: readonly Glyph[]): Line[] {
+  // Space glyphs are dropped: a gap says where a space is, and a trailing space would bridge a gutter.
+  const rows = baselineRows(glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped))
+  const pieces = rows.flatMap(splitAtGaps)
+  const lines = attachScripts(pieces)
+  return lines.map(makeLine).sort((a, b) => a.baseline - b.baseline || a.box.x0 - b.box.x0)
+}
+
+function baselineRows (glyphs: readonly Glyph[]): Glyph[][] {
+  const sorted = [...glyphs].sort((a, b) => a.baseline - b.baseline || a.box.x0 - b.box.x0)
+  const rows: Glyph[][] = []
+  let row: Glyph[] = []
+  let baseline = -Infinity
+  let size = 0
+  for (const glyph of sorted) {
+    if (row.length > 0 && glyph.baseline - baseline > BASELINE_TOLERANCE * Math.max(size, glyph.size)) {
+      rows.push(row)
+      row = []
+    }
+    if (row.length === 0) {
+      baseline = glyph.baseline
+      size = glyph.size
+    }
+    row.push(glyph)
+  }
+  if (row.length > 0) rows.push(row)
+  return rows
+}
+
+function splitAtGaps (row: readonly Glyph[]): Glyph[][] {
+  const sorted = [...row].sort((a, b) => a.box.x0 - b.box.x0)
+  const pieces: Glyph[][] = []
+  let piece: Glyph[] = []
+  let right = -Infinity
+  for (const glyph of sorted) {
+    if (piece.length > 0 && glyph.box.x0 - right > LINE_BREAK_GAP * glyph.size) {
+      pieces.push(piece)
+      piece = []
+    }
+    piece.push(glyph)
+    right = piece.length === 1 ? glyph.box.x1 : Math.max(right, glyph.box.x1)
+  }
+  if (piece.length > 0) pieces.push(piece)
+  return pieces
+}
+
+function dominantSize (glyphs: readonly Glyph[]): number {
+  const counts = new Map<number, number>()
+  for (const glyph of glyphs) {
+    const size = Math.round(glyph.size * 4) / 4
+    counts.set(size, (counts.get(size) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0]
+}
+
+/**
+ * A piece all of whose glyphs are small, lying against a piece of larger text it touches (within
+ * a space of its left or right end, overlapping it vertically), belongs to that piece.
+ */
+function attachScripts (pieces: Glyph[][]): Glyph[][] {
+  const boxes = pieces.map((piece) => union(piece.map((glyph) => glyph.box)))
+  const sizes = pieces.map(dominantSize)
+  const into = pieces.map((_, at) => at)
+  pieces.forEach((piece, at) => {
+    let best = -1
+    let bestDistance = Infinity
+    pieces.forEach((other, to) => {
+      if (to === at || sizes[at]! >= SCRIPT_SIZE * sizes[to]!) return
+      if (verticalOverlap(boxes[at]!, boxes[to]!) <= 0) return
+      const gap = Math.max(boxes[at]!.x0 - boxes[to]!.x1, boxes[to]!.x0 - boxes[at]!.x1)
+      if (gap > SPACE_GAP * 2 * sizes[to]! + 0.5) return
+      const distance = Math.abs(other[0]!.baseline - piece[0]!.baseline)
+      if (distance < bestDistance) {
+        best = to
+        bestDistance = distance
+      }
+    })
+    if (best >= 0) into[at] = best
+  })
+  const merged = new Map<number, Glyph[]>()
+  pieces.forEach((piece, at) => {
+    let target = into[at]!
+    while (into[target] !== target) target = into[target]!
+    merged.set(target, [...(merged.get(target) ?? []), ...piece])
+  })
+  return [...merged.values()]
+}
+
+function makeLine (glyphs: readonly Glyph[]): Line {
+  const size = dominantSize(glyphs)
+  const main = glyphs.filter((glyph) => glyph.size >= SCRIPT_SIZE * size)
+  const baseline = median((main.length > 0 ? main : glyphs).map((glyph) => glyph.baseline))
+  const placed: LineGlyph[] = [...glyphs].sort((a, b) => a.box.x0 - b.box.x0).map((glyph) => ({ ...glyph, script: scriptOf(glyph, size, baseline) }))
+  const letters = placed.filter((glyph) => /\p{L}/u.test(glyph.text))
+  return {
+    glyphs: placed,
+    box: union(placed.map((glyph) => glyph.box)),
+    baseline,
+    size,
+    text: lineText(placed),
+    bold: letters.length > 0 && letters.filter((glyph) => glyph.bold).length * 2 > letters.length,
+    unmapped: placed.some((glyph) => !glyph.mapped)
+  }
+}
+
+function scriptOf (glyph: Glyph, size: number, baseline: number): Script {
+  if (glyph.size >= SCRIPT_SIZE * size) return 'normal'
+  const shift = glyph.baseline - baseline
+  if (shift < -0.15 * size) return 'sup'
+  if (shift > 0.08 * size) return 'sub'
+  return 'normal'
+}
+
+function median (values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+const SUPERSCRIPTS: Record<string, string> = {
+  0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', '−': '⁻', '–': '⁻', '=': '⁼', '(': '⁽', ')': '⁾', n: 'ⁿ', i: 'ⁱ', o: 'º', a: 'ª', x: 'ˣ', y: 'ʸ', '*': '*', '°': '°', º: 'º'
+}
+const SUBSCRIPTS: Record<string, string> = {
+  0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '−': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', o: 'ₒ', x: 'ₓ', h: 'ₕ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', p: 'ₚ', s: 'ₛ', t: 'ₜ', i: 'ᵢ', r: 'ᵣ', u: 'ᵤ', v: 'ᵥ'
+}
+
+/** A glyph's character as its script prints it: Unicode's form where there is one, else the character. */
+function scripted (glyph: LineGlyph): string {
+  if (glyph.script === 'sup') return SUPERSCRIPTS[glyph.text] ?? glyph.text
+  if (glyph.script === 'sub') return SUBSCRIPTS[glyph.text] ?? glyph.text
+  return glyph.text
+}
+
+/** The text of glyphs left to right: a space where they leave a gap and print none. */
+export function lineText (glyphs: readonly LineGlyph[]): string {
+  let text = ''
+  let previous: LineGlyph | null = null
+  for (const glyph of glyphs) {
+    if (!glyph.mapped) {
+      previous = glyph
+      continue
+    }
+    if (previous !== null && !text.endsWith(' ') && glyph.text !== ' ' &&
+        glyph.box.x0 - previous.box.x1 > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
+    if (!(glyph.text === ' ' && (text === '' || text.endsWith(' ')))) text += scripted(glyph)
+    previous = glyph
+  }
+  return text.trim()
+}

@@ -80,15 +80,43 @@ export function pageFigures (input: FigureInput): Figure[] {
     }
     // The cluster's box holds text set inside it (labels, cells); that text is the figure's.
     const grown = grow(box, LABEL_MARGIN)
-    const lines = input.lines.filter((line) => coveredShare(line.box, grown) >= INSIDE_SHARE)
+    const lines = input.lines.filter((line) => !input.labels.includes(line) && coveredShare(line.box, grown) >= INSIDE_SHARE)
     // A background panel of text (a box around a poem) is not a figure: text fills it, nothing is drawn in it.
     if (!image && lines.length > 0 && members.length <= 2 && members.every((mark) => !mark.thin)) {
       const inked = lines.reduce((sum, line) => sum + width(line.box) * height(line.box), 0)
       if (inked > 0.35 * width(box) * height(box)) continue
     }
-    figures.push({ box: union([box, ...lines.map((line) => line.box)]), lines, image })
+    const whole = union([box, ...lines.map((line) => line.box)])
+    // Labels come from the figure's own column.
+    const gutterX = input.gutterX
+    const side = (b: Box) => gutterX === null || (whole.x1 - 2 > gutterX && whole.x0 + 2 < gutterX) || ((b.x0 + b.x1) / 2 < gutterX) === ((whole.x0 + whole.x1) / 2 < gutterX)
+    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && side(line.box)))
+    figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image })
   }
   return mergeOverlapping(figures)
+}
+
+const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-Ú]{2,}[A-ZÀ-Ú\s-]*, [A-ZÀ-Ú]\./u
+const MARKER_LINE = /^[A-E]$/u
+
+/**
+ * Short lines standing just outside a figure's box, within its span (a chart's tick labels and axis
+ * names, a map's legend), are its labels — not a source citation, not an alternative's letter.
+ */
+function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
+  const labels: Line[] = []
+  let around = box
+  for (let round = 0; round < 3; round++) {
+    const found = lines.filter((line) => {
+      if (labels.includes(line) || CITATION.test(line.text) || MARKER_LINE.test(line.text)) return false
+      const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 1.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 1.2 * line.size }
+      return coveredShare(line.box, reach) > 0.95 && width(line.box) < 0.6 * Math.max(width(around), 100)
+    })
+    if (found.length === 0) break
+    labels.push(...found)
+    around = union([around, ...found.map((line) => line.box)])
+  }
+  return labels
 }
 
 /** Figures whose boxes overlap (a label joined two clusters) become one. */

@@ -60,9 +60,12 @@ export function findGutter (pageWidth: number, pageHeight: number, paths: readon
   return { x, y0: Math.min(...content.map((box) => box.y0)), y1: Math.max(...content.map((box) => box.y1)) }
 }
 
-/** Whether a box crosses the gutter (a wide line or figure). */
+/** How far (points) a box reaches into each column to be wide: a label or a frame that overhangs the gutter is not. */
+const WIDE_REACH = 24
+
+/** Whether a box spans both columns (a wide line or figure). */
 function crosses (box: Box, gutter: Gutter): boolean {
-  return box.x0 < gutter.x - 2 && box.x1 > gutter.x + 2
+  return box.x0 < gutter.x - WIDE_REACH && box.x1 > gutter.x + WIDE_REACH
 }
 
 /**

@@ -47,81 +47,86 @@ function markerOf (element: FlowElement): string | null {
   return MARKER.exec(element.line.text)?.[1] ?? null
 }
 
+type LineElement = FlowElement & { kind: 'line' }
+type FigureElement = FlowElement & { kind: 'figure' }
+
 /** The parts of a question from its elements (shared text first). */
 export function questionParts (elements: readonly FlowElement[]): QuestionParts {
   const markers = findMarkers(elements)
-  const before = markers === null ? elements : elements.slice(0, markers[0])
-  const alternatives: Alternative[] = []
-  const taken = new Set<FlowElement>()
-  if (markers !== null) {
-    const figuresAfter = elements.filter((element, at) => element.kind === 'figure' && at > markers[0]!)
-    markers.forEach((start, at) => {
-      const end = at + 1 < markers.length ? markers[at + 1]! : elements.length
-      const own = elements.slice(start, end)
-      const marker = own[0] as FlowElement & { kind: 'line' }
-      const lines = alternativeLines(own.filter((element): element is FlowElement & { kind: 'line' } => element.kind === 'line'))
-      const text = joinLines(lines.map((line, index) => (index === 0 ? line.text.replace(MARKER, '') : line.text)))
-      // A figure is an alternative's when it stands beside or below its letter, before the next letter.
-      const next = at + 1 < markers.length ? elements[markers[at + 1]!] as FlowElement & { kind: 'line' } : null
-      const figure = [...figuresAfter, ...before.filter((element) => element.kind === 'figure')].find((element) => {
-        if (element.kind !== 'figure' || taken.has(element) || element.page !== marker.page) return false
-        const box = element.figure.box
-        const centre = (box.y0 + box.y1) / 2
-        const besideMarker = box.y0 <= marker.line.box.y1 && box.y1 >= marker.line.box.y0
-        const belowMarker = centre >= marker.line.box.y0 - 2
-        const aboveNext = next === null || next.page !== marker.page || centre < next.line.box.y0 - 1 || box.x0 > next.line.box.x1 + 40
-        const besideLetter = box.x0 >= marker.line.box.x0 - 4 && box.x0 <= marker.line.box.x0 + 80
-        return (besideMarker || belowMarker) && aboveNext && besideLetter
-      })
-      if (figure !== undefined) taken.add(figure)
-      alternatives.push({
-        letter: LETTERS[at]!,
-        text,
-        figure: figure === undefined || figure.kind !== 'figure' ? null : { figure: figure.figure, page: figure.page },
-        lines
-      })
-    })
+  if (markers === null) {
+    const blocks = statementBlocks(elements)
+    return { ...splitAsking(blocks), alternatives: [], problem: 'its alternatives\' letters A to E were not found' }
   }
-  const blocks = statementBlocks(before.filter((element) => !taken.has(element)))
+  const first = Math.min(...markers)
+  const used = new Set<FlowElement>(markers.map((at) => elements[at]!))
+  const lines = elements.filter((element): element is LineElement => element.kind === 'line')
+  const figures = elements.filter((element): element is FigureElement => element.kind === 'figure')
+  const markerElements = markers.map((at) => elements[at] as LineElement)
+  const alternatives = markerElements.map((marker, at): Alternative => {
+    // The marker below this one in its column bounds its text and figure (alternatives may stand in a grid).
+    const below = markerElements
+      .filter((other) => other !== marker && other.page === marker.page && Math.abs(other.line.box.x0 - marker.line.box.x0) < 2 * marker.line.size && other.line.box.y0 > marker.line.box.y0)
+      .sort((a, b) => a.line.box.y0 - b.line.box.y0)[0]
+    const limit = below?.line.box.y0 ?? Infinity
+    const own = continuation(marker, lines.filter((line) => !used.has(line)), limit)
+    for (const line of own) used.add(line)
+    const figure = figures.find((element) => {
+      if (used.has(element) || element.page !== marker.page) return false
+      const box = element.figure.box
+      const centre = (box.y0 + box.y1) / 2
+      const besideMarker = box.y0 <= marker.line.box.y1 && box.y1 >= marker.line.box.y0
+      const belowMarker = centre >= marker.line.box.y0 - 2 && centre < limit - 1
+      const besideLetter = box.x0 >= marker.line.box.x0 - 4 && box.x0 <= marker.line.box.x0 + 80
+      return (besideMarker || belowMarker) && besideLetter && box.y1 <= limit + 2
+    })
+    if (figure !== undefined) used.add(figure)
+    return {
+      letter: LETTERS[at]!,
+      text: joinLines([marker.line.text.replace(MARKER, ''), ...own.map((element) => element.line.text)]),
+      figure: figure === undefined ? null : { figure: figure.figure, page: figure.page },
+      lines: [marker.line, ...own.map((element) => element.line)]
+    }
+  })
+  const blocks = statementBlocks(elements.slice(0, first).filter((element) => !used.has(element)))
+  return { ...splitAsking(blocks), alternatives, problem: null }
+}
+
+function splitAsking (blocks: Block[]): { statement: Block[], asking: string } {
   const last = blocks[blocks.length - 1]
   const asking = last !== undefined && last.kind === 'text' ? last.text : ''
-  return {
-    statement: asking === '' ? blocks : blocks.slice(0, -1),
-    asking,
-    alternatives,
-    problem: markers === null ? 'its alternatives\' letters A to E were not found' : null
+  return { statement: asking === '' ? blocks : blocks.slice(0, -1), asking }
+}
+
+/**
+ * The lines that carry on an alternative's text below its letter's line: each starting where
+ * its text starts (a hanging indent), no farther below than a line's spacing, above the next letter.
+ */
+function continuation (marker: LineElement, lines: readonly LineElement[], limit: number): LineElement[] {
+  const textStart = marker.line.glyphs.find((glyph, at) => at > 0 && glyph.text.trim() !== '')?.box.x0 ?? marker.line.box.x0
+  const own: LineElement[] = []
+  let last = marker.line
+  for (;;) {
+    const next = lines.find((element) => element.page === marker.page && !own.includes(element) && element !== marker &&
+      element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < 0.6 * last.size &&
+      element.line.box.y0 < limit - 1 && Math.abs(element.line.box.x0 - textStart) < 1.5 * last.size)
+    if (next === undefined) return own
+    own.push(next)
+    last = next.line
   }
 }
 
 /**
- * An alternative's lines: its letter's line and those that carry on its text (no wider gap than
- * between lines, not left of where its text starts); what follows after (the page's end, a draft
- * area) is not the alternative's.
+ * The elements that start alternatives A–E, in letter order, or null. Read from the end back, the
+ * last letter of each kind is taken, so a statement's own sentence that begins with "A" is not.
  */
-function alternativeLines (own: ReadonlyArray<FlowElement & { kind: 'line' }>): Line[] {
-  const first = own[0]!
-  const textStart = first.line.glyphs.find((glyph, at) => at > 0 && glyph.text.trim() !== '')?.box.x0 ?? first.line.box.x0
-  const lines = [first.line]
-  for (const element of own.slice(1)) {
-    const before = lines[lines.length - 1]!
-    const carried = element.page !== first.page || element.place.column !== first.place.column
-    if (carried || element.line.box.y0 - before.box.y1 > 0.6 * before.size || element.line.box.x0 < textStart - 3) break
-    lines.push(element.line)
-  }
-  return lines
-}
-
-/** The indices of the elements that start alternatives A–E, or null. */
 function findMarkers (elements: readonly FlowElement[]): number[] | null {
-  const found: number[] = []
-  let want = 4
-  for (let at = elements.length - 1; at >= 0 && want >= 0; at--) {
-    if (markerOf(elements[at]!) === LETTERS[want]) {
-      found.unshift(at)
-      want--
-    }
+  const found = new Map<string, number>()
+  for (let at = elements.length - 1; at >= 0 && found.size < 5; at--) {
+    const letter = markerOf(elements[at]!)
+    if (letter !== null && !found.has(letter)) found.set(letter, at)
   }
-  return want < 0 ? found : null
+  if (found.size < 5) return null
+  return LETTERS.map((letter) => found.get(letter)!)
 }
 
 /** Statement elements into paragraphs and figures. */
@@ -154,7 +159,14 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
     const edge = edges.get(key(element)) ?? { left: Infinity, right: -Infinity }
     edges.set(key(element), { left: Math.min(edge.left, element.line.box.x0), right: Math.max(edge.right, element.line.box.x1) })
   }
-  const previousShortOf = (element: FlowElement & { kind: 'line' }) => element.line.box.x1 < edges.get(key(element))!.right - 3 * element.line.size
+  // A line ends short when a neighbour in its column reaches farther right: the last line of a
+  // paragraph, a verse. Prose set narrow beside a figure is justified to its own edge, so it is not.
+  const previousShortOf = (element: FlowElement & { kind: 'line' }) => {
+    const at = run.indexOf(element)
+    const neighbours = [run[at - 1], run[at + 1]].filter((other) => other !== undefined && key(other) === key(element))
+    const right = Math.max(...neighbours.map((other) => other!.line.box.x1), -Infinity)
+    return element.line.box.x1 < right - 2.5 * element.line.size
+  }
   // The usual distance between baselines, per size, as this question's consecutive lines show it.
   const pitches = new Map<number, number[]>()
   run.forEach((element, at) => {

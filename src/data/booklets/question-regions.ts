@@ -55,14 +55,16 @@ export function sharedTextRange (text: string): { from: number, to: number } | n
 export function questionRegions (stream: readonly FlowElement[]): QuestionRegion[] {
   const regions: Array<{ number: number, language: 'ingles' | 'espanhol' | null, label: { page: number, line: Line }, elements: FlowElement[], shared: FlowElement[] }> = []
   let current: (typeof regions)[number] | null = null
-  let language: 'ingles' | 'espanhol' | null = null
+  // A language heading ("Questões de 01 a 05 (opção inglês)") covers the questions it names.
+  let language: { language: 'ingles' | 'espanhol', from: number, to: number } | null = null
   let shared: { from: number, to: number, elements: FlowElement[] } | null = null
   let collecting: FlowElement[] | null = null
 
   for (const element of stream) {
     if (element.kind === 'heading') {
       const announced = headingLanguage(element.line.text)
-      if (announced !== null || /^Questões/iu.test(element.line.text)) language = announced
+      const range = /(\d{1,3})\s+a\s+(\d{1,3})/u.exec(element.line.text)
+      if (announced !== null && range !== null) language = { language: announced, from: Number(range[1]), to: Number(range[2]) }
       current = null
       collecting = null
       continue
@@ -70,7 +72,8 @@ export function questionRegions (stream: readonly FlowElement[]): QuestionRegion
     if (element.kind === 'line') {
       const label = labelOf(element.line)
       if (label !== null) {
-        current = { number: label.number, language, label: { page: element.page, line: element.line }, elements: [], shared: [] }
+        const own = language !== null && label.number >= language.from && label.number <= language.to ? language.language : null
+        current = { number: label.number, language: own, label: { page: element.page, line: element.line }, elements: [], shared: [] }
         if (shared !== null && label.number >= shared.from && label.number <= shared.to) current.shared = shared.elements
         regions.push(current)
         collecting = current.elements

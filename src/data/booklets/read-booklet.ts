@@ -1,11 +1,11 @@
-import type { Box } from './boxes.ts'
+import { type Box, union } from './boxes.ts'
 import { pageFigures, type Figure } from './figures.ts'
 import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
 import type { PageMarks, PdfBooklet } from './page-marks.ts'
 import { questionParts, type QuestionParts } from './question-parts.ts'
 import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
-import { textLines, type Line } from './text-lines.ts'
+import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
 
 /*
  * A booklet read through every stage (page marks → lines → furniture → columns → figures →
@@ -46,7 +46,7 @@ export function readBooklet (pdf: PdfBooklet): BookletReading {
   const pages: PageLines[] = []
   for (let number = 1; number <= pdf.pages; number++) {
     const marks = pdf.marks(number)
-    pages.push({ marks, lines: textLines(marks.glyphs) })
+    pages.push({ marks, lines: joinSplitLabels(textLines(marks.glyphs)) })
   }
   const content = contentExtent(pages)
   const textSize = bodySize(pages.flatMap((page) => page.lines))
@@ -59,6 +59,25 @@ export function readBooklet (pdf: PdfBooklet): BookletReading {
   }
   const questions = questionRegions(stream).map((region) => ({ region, parts: questionParts([...region.shared, ...region.elements]) }))
   return { pages: readings, questions, textSize }
+}
+
+/**
+ * 2009 sets a label's number in a box of its own beside the word (`Questão` ▮`91`▮), wider apart
+ * than a line holds together: the number is joined back to its word.
+ */
+export function joinSplitLabels (lines: readonly Line[]): Line[] {
+  const numbers = lines.filter((line) => /^\d{1,3}$/u.test(line.text))
+  const joined = new Map<Line, Line>()
+  const used = new Set<Line>()
+  for (const line of lines) {
+    if (!/^quest[ãa]o$/iu.test(line.text)) continue
+    const number = numbers.find((candidate) => !used.has(candidate) && Math.abs(candidate.baseline - line.baseline) < 0.4 * line.size &&
+      candidate.box.x0 > line.box.x1 && candidate.box.x0 - line.box.x1 < 4 * line.size)
+    if (number === undefined) continue
+    used.add(number)
+    joined.set(line, { ...line, glyphs: [...line.glyphs, ...number.glyphs], box: union([line.box, number.box]), text: `${line.text} ${number.text}` })
+  }
+  return lines.filter((line) => !used.has(line)).map((line) => joined.get(line) ?? line)
 }
 
 /**
@@ -88,12 +107,15 @@ function bodySize (lines: readonly Line[]): number {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10
 }
 
-function readPage ({ marks, lines }: PageLines, content: { top: number, bottom: number }, textSize: number): { page: PageReading, elements: FlowElement[] } {
+function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number): { page: PageReading, elements: FlowElement[] } {
+  const firstFurniture = pageFurniture(firstLines, content)
+  const gutter = findGutter(marks.width, marks.height, marks.paths, firstLines.filter((line) => !firstFurniture.has(line)).map((line) => line.box))
+  // With the columns known, lines are cut again: at the gutter, and no longer at a justified space.
+  const lines = joinSplitLabels(textLines(marks.glyphs, { gap: COLUMN_GAP, gutterX: gutter?.x ?? null }))
   const furniture = pageFurniture(lines, content)
   const headings = lines.filter((line) => furniture.get(line) === 'heading')
   const body = lines.filter((line) => !furniture.has(line))
   const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
-  const gutter = findGutter(marks.width, marks.height, marks.paths, body.map((line) => line.box))
   const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const loose = body.filter((line) => !inFigures.has(line))

@@ -39,11 +39,23 @@ const SPACE_GAP = 0.15
 /** A glyph smaller than this share of its row's size, off the baseline, is a script. */
 const SCRIPT_SIZE = 0.85
 
+/** How lines are cut: at gaps wider than `gap` times the size, and at the gutter's x when there is one. */
+export interface LineCuts {
+  readonly gap: number
+  readonly gutterX: number | null
+}
+
+/**
+ * Before the columns are known, a line is cut at any gap wider than a space; once they are, only
+ * at the gutter and at gaps no justified space reaches (2009 stretches spaces to a whole em).
+ */
+export const FIRST_CUTS: LineCuts = { gap: LINE_BREAK_GAP, gutterX: null }
+export const COLUMN_GAP = 2
+
 /** The lines of a set of glyphs (one page, or one column of it), top to bottom, then left to right. */
-export function textLines (glyphs: readonly Glyph[]): Line[] {
-  // Space glyphs are dropped: a gap says where a space is, and a trailing space would bridge a gutter.
-  const rows = baselineRows(glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped))
-  const pieces = rows.flatMap(splitAtGaps)
+export function textLines (glyphs: readonly Glyph[], cuts: LineCuts = FIRST_CUTS): Line[] {
+  const rows = baselineRows(glyphs)
+  const pieces = rows.flatMap((row) => splitAtGaps(row, cuts))
   const lines = attachScripts(pieces)
   return lines.map(makeLine).sort((a, b) => a.baseline - b.baseline || a.box.x0 - b.box.x0)
 }
@@ -69,21 +81,35 @@ function baselineRows (glyphs: readonly Glyph[]): Glyph[][] {
   return rows
 }
 
-function splitAtGaps (row: readonly Glyph[]): Glyph[][] {
+function splitAtGaps (row: readonly Glyph[], cuts: LineCuts): Glyph[][] {
   const sorted = [...row].sort((a, b) => a.box.x0 - b.box.x0)
   const pieces: Glyph[][] = []
   let piece: Glyph[] = []
   let right = -Infinity
   for (const glyph of sorted) {
-    if (piece.length > 0 && glyph.box.x0 - right > LINE_BREAK_GAP * glyph.size) {
+    const acrossGutter = cuts.gutterX !== null && right <= cuts.gutterX && glyph.box.x0 >= cuts.gutterX
+    if (piece.length > 0 && (glyph.box.x0 - right > cuts.gap * glyph.size || acrossGutter)) {
       pieces.push(piece)
       piece = []
     }
-    piece.push(glyph)
-    right = piece.length === 1 ? glyph.box.x1 : Math.max(right, glyph.box.x1)
+    // A space's width does not count: a trailing space would bridge a gutter.
+    if (piece.length > 0 || !isSpace(glyph)) piece.push(glyph)
+    if (!isSpace(glyph)) right = piece.length === 1 ? glyph.box.x1 : Math.max(right, glyph.box.x1)
   }
   if (piece.length > 0) pieces.push(piece)
-  return pieces
+  return pieces.map(trimSpaces).filter((trimmed) => trimmed.length > 0)
+}
+
+function isSpace (glyph: Glyph): boolean {
+  return glyph.mapped && glyph.text.trim() === ''
+}
+
+function trimSpaces (piece: Glyph[]): Glyph[] {
+  let start = 0
+  let end = piece.length
+  while (start < end && isSpace(piece[start]!)) start++
+  while (end > start && isSpace(piece[end - 1]!)) end--
+  return piece.slice(start, end)
 }
 
 function dominantSize (glyphs: readonly Glyph[]): number {
@@ -181,9 +207,13 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
       previous = glyph
       continue
     }
-    if (previous !== null && !text.endsWith(' ') && glyph.text !== ' ' &&
-        glyph.box.x0 - previous.box.x1 > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
-    if (!(glyph.text === ' ' && (text === '' || text.endsWith(' ')))) text += scripted(glyph)
+    if (isSpace(glyph)) {
+      // The PDF's own space, however narrow tight justification set it.
+      if (text !== '' && !text.endsWith(' ')) text += ' '
+      continue
+    }
+    if (previous !== null && !text.endsWith(' ') && glyph.box.x0 - previous.box.x1 > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
+    text += scripted(glyph)
     previous = glyph
   }
   return text.trim()

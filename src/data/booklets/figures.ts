@@ -16,6 +16,8 @@ export interface Figure {
   readonly lines: readonly Line[]
   /** Whether an embedded image is part of it (a photo, a scanned chart), not only drawn paths. */
   readonly image: boolean
+  /** The boxes of what it is made of (graphics and lines), so that it can be cut apart. */
+  readonly parts: readonly Box[]
 }
 
 /** Graphics closer than this (points) belong to one figure. */
@@ -91,7 +93,8 @@ export function pageFigures (input: FigureInput): Figure[] {
     const gutterX = input.gutterX
     const side = (b: Box) => gutterX === null || (whole.x1 - 2 > gutterX && whole.x0 + 2 < gutterX) || ((b.x0 + b.x1) / 2 < gutterX) === ((whole.x0 + whole.x1) / 2 < gutterX)
     const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && side(line.box)))
-    figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image })
+    const parts = [...members.map((mark) => mark.box), ...lines.map((line) => line.box), ...labels.map((line) => line.box)]
+    figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
   return mergeOverlapping(figures)
 }
@@ -125,8 +128,24 @@ function mergeOverlapping (figures: Figure[]): Figure[] {
   return groups.map((members) => {
     const parts = members.map((at) => figures[at]!)
     if (parts.length === 1) return parts[0]!
-    return { box: union(parts.map((part) => part.box)), lines: [...new Set(parts.flatMap((part) => part.lines))], image: parts.some((part) => part.image) }
+    return { box: union(parts.map((part) => part.box)), lines: [...new Set(parts.flatMap((part) => part.lines))], image: parts.some((part) => part.image), parts: parts.flatMap((part) => part.parts) }
   })
+}
+
+/**
+ * A figure cut at the given heights (between alternatives' letters stacked beside it): each band
+ * keeps the parts whose centre lies in it. Bands left empty are dropped.
+ */
+export function cutFigure (figure: Figure, cuts: readonly number[]): Figure[] {
+  const edges = [-Infinity, ...[...cuts].sort((a, b) => a - b), Infinity]
+  const pieces: Figure[] = []
+  for (let at = 0; at + 1 < edges.length; at++) {
+    const inBand = (box: Box) => (box.y0 + box.y1) / 2 >= edges[at]! && (box.y0 + box.y1) / 2 < edges[at + 1]!
+    const parts = figure.parts.filter(inBand)
+    if (parts.length === 0) continue
+    pieces.push({ box: union(parts), lines: figure.lines.filter((line) => inBand(line.box)), image: figure.image, parts })
+  }
+  return pieces
 }
 
 /** Indices of boxes grouped by nearness (union-find over pairs within `gap`). */

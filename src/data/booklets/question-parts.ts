@@ -1,4 +1,4 @@
-import type { Figure } from './figures.ts'
+import { cutFigure, type Figure } from './figures.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -60,8 +60,8 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
   const first = Math.min(...markers)
   const used = new Set<FlowElement>(markers.map((at) => elements[at]!))
   const lines = elements.filter((element): element is LineElement => element.kind === 'line')
-  const figures = elements.filter((element): element is FigureElement => element.kind === 'figure')
   const markerElements = markers.map((at) => elements[at] as LineElement)
+  const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => cutAtMarkers(element, markerElements))
   const alternatives = markerElements.map((marker, at): Alternative => {
     // The marker below this one in its column bounds its text and figure (alternatives may stand in a grid).
     const below = markerElements
@@ -95,6 +95,20 @@ function splitAsking (blocks: Block[]): { statement: Block[], asking: string } {
   const last = blocks[blocks.length - 1]
   const asking = last !== undefined && last.kind === 'text' ? last.text : ''
   return { statement: asking === '' ? blocks : blocks.slice(0, -1), asking }
+}
+
+/**
+ * Figures of alternatives stacked in a column touch and are found as one: such a figure, beside
+ * two or more letters, is cut halfway between the letters' centres.
+ */
+function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]): FigureElement[] {
+  const box = element.figure.box
+  const beside = markers.filter((marker) => marker.page === element.page && marker.line.box.y1 > box.y0 && marker.line.box.y0 < box.y1 &&
+    marker.line.box.x0 >= box.x0 - 80 && marker.line.box.x0 <= box.x0 + 4)
+  if (beside.length < 2) return [element]
+  const centres = beside.map((marker) => (marker.line.box.y0 + marker.line.box.y1) / 2).sort((a, b) => a - b)
+  const cuts = centres.slice(1).map((centre, at) => (centre + centres[at]!) / 2)
+  return cutFigure(element.figure, cuts).map((figure) => ({ ...element, figure }))
 }
 
 /**

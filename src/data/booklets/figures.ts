@@ -45,11 +45,9 @@ export interface FigureInput {
   readonly textSize: number
 }
 
-function isWhite (colour: readonly number[]): boolean {
-  if (colour.length === 1) return colour[0]! > 0.98
-  if (colour.length === 3) return colour.every((value) => value > 0.98)
-  if (colour.length === 4) return colour.every((value) => value < 0.02)
-  return false
+function isWhite ({ colour, subtractive }: PathMark): boolean {
+  if (colour.length === 0) return false
+  return subtractive ? colour.every((value) => value < 0.02) : colour.every((value) => value > 0.98)
 }
 
 /** A rule: a path much longer than it is thick. */
@@ -66,7 +64,7 @@ export function pageFigures (input: FigureInput): Figure[] {
     ...input.images.filter(inContent).map((box) => ({ box, image: true, thin: false })),
     ...input.rotated.filter(inContent).map((box) => ({ box, image: false, thin: false })),
     ...input.paths
-      .filter((path) => !isWhite(path.colour) && inContent(path.box))
+      .filter((path) => !isWhite(path) && inContent(path.box))
       .filter((path) => input.gutterX === null || !(width(path.box) < 4 && path.box.x0 - 2 < input.gutterX && path.box.x1 + 2 > input.gutterX && height(path.box) > 100))
       .map((path) => ({ box: path.box, image: false, thin: isThin(path.box) }))
   ]

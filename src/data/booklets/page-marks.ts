@@ -35,8 +35,10 @@ export interface Glyph {
 export interface PathMark {
   readonly box: Box
   readonly stroked: boolean
-  /** Fill or stroke colour as MuPDF gives it in its colour space (grey, RGB or CMYK), 0–1. */
+  /** Fill or stroke colour as MuPDF gives it in its colour space, 0–1. */
   readonly colour: readonly number[]
+  /** Whether the colour is ink (CMYK, a separation: 1 is full ink) rather than light (grey, RGB: 1 is white). */
+  readonly subtractive: boolean
 }
 
 export interface PageMarks {
@@ -127,15 +129,17 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
     ignoreText (text) { release(text) },
     fillPath (path, _evenOdd, ctm, colourspace, colour) {
       const box = keep(pathBox(path, ctm))
+      const subtractive = colourspace.isSubtractive()
       release(path, colourspace)
-      if (box !== null) paths.push({ box, stroked: false, colour: [...colour] })
+      if (box !== null) paths.push({ box, stroked: false, colour: [...colour], subtractive })
     },
     strokePath (path, stroke, ctm, colourspace, colour) {
       const half = stroke.getLineWidth() / 2 * Math.hypot(ctm[0], ctm[1])
       const line = pathBox(path, ctm)
+      const subtractive = colourspace.isSubtractive()
       release(path, stroke, colourspace)
       const box = keep({ x0: line.x0 - half, y0: line.y0 - half, x1: line.x1 + half, y1: line.y1 + half })
-      if (box !== null) paths.push({ box, stroked: true, colour: [...colour] })
+      if (box !== null) paths.push({ box, stroked: true, colour: [...colour], subtractive })
     },
     fillImage (image, ctm) {
       release(image)
@@ -151,7 +155,7 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
       const [sx0, sy0, sx1, sy1] = shade.getBounds()
       disown(shade)
       const box = keep(transformBox({ x0: sx0, y0: sy0, x1: sx1, y1: sy1 }, ctm))
-      if (box !== null) paths.push({ box, stroked: false, colour: [] })
+      if (box !== null) paths.push({ box, stroked: false, colour: [], subtractive: false })
     },
     clipPath (path, _evenOdd, ctm) {
       clips.push(intersect(clip(), pathBox(path, ctm)))

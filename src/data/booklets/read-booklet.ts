@@ -1,5 +1,6 @@
 import { type Box, union } from './boxes.ts'
 import { pageFigures, type Figure } from './figures.ts'
+import { joinFractions } from './fractions.ts'
 import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
 import type { PageMarks, PdfBooklet } from './page-marks.ts'
@@ -37,6 +38,7 @@ export interface BookletReading {
 }
 
 interface PageLines {
+  /** The page's marks, a fraction's glyphs made one and its rule taken out of the paths. */
   readonly marks: PageMarks
   readonly lines: readonly Line[]
 }
@@ -45,7 +47,8 @@ interface PageLines {
 export function readBooklet (pdf: PdfBooklet): BookletReading {
   const pages: PageLines[] = []
   for (let number = 1; number <= pdf.pages; number++) {
-    const marks = pdf.marks(number)
+    const printed = pdf.marks(number)
+    const marks = { ...printed, ...joinFractions(printed.glyphs, printed.paths) }
     pages.push({ marks, lines: joinSplitLabels(textLines(marks.glyphs)) })
   }
   const content = contentExtent(pages)

@@ -1,5 +1,6 @@
 import { type Box, union, verticalOverlap } from './boxes.ts'
 import type { Glyph } from './page-marks.ts'
+import { inScript, type Script } from './scripts.ts'
 
 /*
  * The second stage: glyphs into lines. Glyphs sharing a baseline form a row; a row splits where a
@@ -7,9 +8,6 @@ import type { Glyph } from './page-marks.ts'
  * lowered against its row is a superscript or subscript of it (CO₂, 10³), written with Unicode's
  * super- and subscript characters (docs/data.md, "Booklets").
  */
-
-/** How a glyph sits against its line's baseline. */
-export type Script = 'normal' | 'sup' | 'sub'
 
 export interface LineGlyph extends Glyph {
   readonly script: Script
@@ -171,7 +169,7 @@ function makeLine (glyphs: readonly Glyph[]): Line {
   }
 }
 
-function scriptOf (glyph: Glyph, size: number, baseline: number): Script {
+export function scriptOf (glyph: Glyph, size: number, baseline: number): Script {
   if (glyph.size >= SCRIPT_SIZE * size) return 'normal'
   const shift = glyph.baseline - baseline
   if (shift < -0.15 * size) return 'sup'
@@ -184,18 +182,9 @@ function median (values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
-const SUPERSCRIPTS: Record<string, string> = {
-  0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', '−': '⁻', '–': '⁻', '=': '⁼', '(': '⁽', ')': '⁾', n: 'ⁿ', i: 'ⁱ', o: 'º', a: 'ª', x: 'ˣ', y: 'ʸ', '*': '*', '°': '°', º: 'º'
-}
-const SUBSCRIPTS: Record<string, string> = {
-  0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '−': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', o: 'ₒ', x: 'ₓ', h: 'ₕ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', p: 'ₚ', s: 'ₛ', t: 'ₜ', i: 'ᵢ', r: 'ᵣ', u: 'ᵤ', v: 'ᵥ'
-}
-
 /** A glyph's character as its script prints it: Unicode's form where there is one, else the character. */
 function scripted (glyph: LineGlyph): string {
-  if (glyph.script === 'sup') return SUPERSCRIPTS[glyph.text] ?? glyph.text
-  if (glyph.script === 'sub') return SUBSCRIPTS[glyph.text] ?? glyph.text
-  return glyph.text
+  return inScript(glyph.text, glyph.script)
 }
 
 /** The text of glyphs left to right: a space where they leave a gap and print none. */

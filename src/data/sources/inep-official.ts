@@ -59,6 +59,10 @@ export interface Gabarito {
   languages: string[]
   /** True when the PDF says it is the key of a second application of the exam. */
   secondApplication: boolean
+  /** Per question number, the area of the column it is printed in (the column under that area's heading). */
+  areaOf: Map<number, Area>
+  /** The day, caderno and colour its heading prints (`1º DIA - CADERNO 1`, `Azul`); null where it prints none of them. */
+  printed: { day: number | null, booklet: number | null, colour: string | null } | null
 }
 
 /**
@@ -93,23 +97,52 @@ export function parseGabarito (text: string, source: string): Gabarito {
     : [{ language: 'ingles', at: languageLine.search(/INGLÊS/i) }, { language: 'espanhol', at: languageLine.search(/ESPANHOL/i) }]
         .sort((a, b) => a.at - b.at).map(({ language }) => language)
 
+  // A number belongs to the column whose heading starts nearer to it: the boundary is halfway between the two headings.
+  const columnBoundary = (found[0]!.at + found[1]!.at) / 2
   const keys = new Map<number, OfficialKey[]>()
+  const areaOf = new Map<number, Area>()
   for (const line of lines) {
-    const tokens = line.trim().split(/\s+/)
+    const tokens = [...line.matchAll(/\S+/g)].map((match) => ({ text: match[0], at: match.index }))
     for (let i = 0; i < tokens.length; i++) {
-      if (!/^\d{1,3}$/.test(tokens[i]!)) continue
-      const number = Number(tokens[i])
+      if (!/^\d{1,3}$/.test(tokens[i]!.text)) continue
+      const number = Number(tokens[i]!.text)
+      const at = tokens[i]!.at
       const row: OfficialKey[] = []
-      while (i + 1 < tokens.length && /^([A-E]|anulad[ao])$/i.test(tokens[i + 1]!)) {
-        const token = tokens[++i]!
+      while (i + 1 < tokens.length && /^([A-E]|anulad[ao])$/i.test(tokens[i + 1]!.text)) {
+        const token = tokens[++i]!.text
         row.push(token.length === 1 ? token as OfficialKey : 'X')
       }
       if (row.length === 0 || number < 1 || number > 180) continue
       if (keys.has(number)) throw new Error(`${source}: question ${number} appears twice`)
       keys.set(number, row)
+      areaOf.set(number, found[at < columnBoundary ? 0 : 1]!.area)
     }
   }
-  return { source, areas: [found[0]!.area, found[1]!.area], keys, languages, secondApplication: /2ª APLICAÇÃO/i.test(text) }
+  const headingAt = lines.indexOf(headingLine)
+  return {
+    source,
+    areas: [found[0]!.area, found[1]!.area],
+    keys,
+    languages,
+    secondApplication: /2ª APLICAÇÃO/i.test(text),
+    areaOf,
+    printed: printedBooklet(lines.slice(0, headingAt).join('\n'))
+  }
+}
+
+const PRINTED_COLOUR = /\b(AZUL|AMAREL[OA]|BRANC[OA]|CINZA|ROSA|VERDE|LARANJA|ROX[OA])\b/i
+
+/** What the heading of an answer key says of its booklet: `1º DIA - CADERNO 1`, `2diaº … CADERNO 7 … Azul`, `1° DIA – CADERNO 1 – AZUL`. */
+function printedBooklet (heading: string): Gabarito['printed'] {
+  const day = /([12])\s*[º°]?\s*DIA|([12])\s*dia\s*[º°]/i.exec(heading)
+  const booklet = /CADERNO\s*(\d{1,2})/i.exec(heading)
+  const colour = PRINTED_COLOUR.exec(heading)
+  if (day === null && booklet === null && colour === null) return null
+  return {
+    day: day === null ? null : Number(day[1] ?? day[2]),
+    booklet: booklet === null ? null : Number(booklet[1]),
+    colour: colour === null ? null : colour[1]!.toLowerCase()
+  }
 }
 
 /** Every table file (name → text) `npm run import-official` writes, built from the sources and the dataset. */

@@ -61,7 +61,13 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
   const used = new Set<FlowElement>(markers.map((at) => elements[at]!))
   const lines = elements.filter((element): element is LineElement => element.kind === 'line')
   const markerElements = markers.map((at) => elements[at] as LineElement)
-  const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => cutAtMarkers(element, markerElements))
+  // A figure cut at the letters beside it is replaced by its pieces; those no alternative takes stay the statement's.
+  const pieces = new Map<FlowElement, FigureElement[]>()
+  const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => {
+    const cut = cutAtMarkers(element, markerElements)
+    if (cut.length > 1) pieces.set(element, cut)
+    return cut
+  })
   const alternatives = markerElements.map((marker, at): Alternative => {
     // The marker below this one in its column bounds its text and figure (alternatives may stand in a grid).
     const below = markerElements
@@ -87,8 +93,8 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
       lines: [marker.line, ...own.map((element) => element.line)]
     }
   })
-  const blocks = statementBlocks(elements.slice(0, first).filter((element) => !used.has(element)))
-  return { ...splitAsking(blocks), alternatives, problem: null }
+  const statement = elements.slice(0, first).flatMap((element) => pieces.get(element) ?? [element]).filter((element) => !used.has(element))
+  return { ...splitAsking(statementBlocks(statement)), alternatives, problem: null }
 }
 
 function splitAsking (blocks: Block[]): { statement: Block[], asking: string } {

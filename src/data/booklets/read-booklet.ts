@@ -1,5 +1,7 @@
-import { type Box, union } from './boxes.ts'
-import { pageFigures, type Figure } from './figures.ts'
+import { type Box, grow, union } from './boxes.ts'
+import { cluster, pageFigures, type Figure } from './figures.ts'
+import { OCR_DPI, type OcrReader } from './ocr.ts'
+import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
@@ -14,6 +16,11 @@ import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
  * Turning that into records (keys, files, Markdown) is src/data/sources/inep-booklets.ts's.
  */
 
+/** How a booklet is read: by OCR where a font has no text mapping, or not (such text is then left unread). */
+export interface ReadOptions {
+  readonly ocr?: OcrReader | null
+}
+
 export interface PageReading {
   readonly number: number
   readonly width: number
@@ -21,8 +28,12 @@ export interface PageReading {
   readonly gutter: Gutter | null
   readonly furniture: ReadonlyArray<{ readonly line: Line, readonly kind: FurnitureKind }>
   readonly figures: readonly Figure[]
-  /** Lines whose font gives no usable text (read by OCR, or their record left out). */
+  /** Lines whose font gives no usable text and that no OCR read: their question cannot be written. */
   readonly unmapped: readonly Line[]
+  /** Lines read by OCR. */
+  readonly ocr: readonly Line[]
+  /** Lines set mostly in mapped glyphs but some not (a formula's symbols): cropped as figures. */
+  readonly formulas: readonly Line[]
 }
 
 export interface BookletQuestion {
@@ -44,7 +55,7 @@ interface PageLines {
 }
 
 /** Reads a whole booklet. */
-export function readBooklet (pdf: PdfBooklet): BookletReading {
+export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): BookletReading {
   const pages: PageLines[] = []
   for (let number = 1; number <= pdf.pages; number++) {
     const printed = pdf.marks(number)
@@ -56,7 +67,7 @@ export function readBooklet (pdf: PdfBooklet): BookletReading {
   const stream: FlowElement[] = []
   const readings: PageReading[] = []
   for (const page of pages) {
-    const reading = readPage(page, content, textSize)
+    const reading = readPage(page, content, textSize, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
     readings.push(reading.page)
     stream.push(...reading.elements)
   }
@@ -110,7 +121,54 @@ function bodySize (lines: readonly Line[]): number {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10
 }
 
-function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number): { page: PageReading, elements: FlowElement[] } {
+/**
+ * Lines mostly (UNREADABLE_SHARE) in glyphs without text mapping, with words' worth of them
+ * (UNREADABLE_GLYPHS), are prose set in such a font: read by OCR. Any other line with such glyphs
+ * is a formula's (a symbol font's brackets, a root): cropped as a figure.
+ */
+const UNREADABLE_SHARE = 0.5
+const UNREADABLE_GLYPHS = 6
+
+function isProseUnmapped (line: Line): boolean {
+  const unmapped = line.glyphs.filter((glyph) => !glyph.mapped).length
+  return unmapped >= UNREADABLE_GLYPHS && unmapped / line.glyphs.length >= UNREADABLE_SHARE
+}
+
+/**
+ * Lines read by OCR: the region holding them on each side of the page is rendered and read once,
+ * and each word goes to the line its centre lies in. Lines no word fell in stay unread.
+ */
+function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: OcrReader | null): Map<Line, string> {
+  const read = new Map<Line, string>()
+  if (ocr === null || lines.length === 0) return read
+  const region = grow(union(lines.map((line) => line.box)), 2)
+  const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }, OCR_DPI)
+  for (const line of lines) {
+    const own = words.filter((word) => {
+      const x = (word.box.x0 + word.box.x1) / 2
+      const y = (word.box.y0 + word.box.y1) / 2
+      return x >= line.box.x0 - 1 && x <= line.box.x1 + 1 && y >= line.box.y0 - 1 && y <= line.box.y1 + 1
+    }).sort((a, b) => a.box.x0 - b.box.x0)
+    if (own.length > 0) read.set(line, own.map((word) => word.text).join(' '))
+  }
+  return read
+}
+
+/** A formula line's alternative letter (`A` set apart at its start), kept as a line of its own. */
+const letterOf = new WeakMap<Line, Line>()
+
+/** A formula line without the letter of an alternative it starts with; the letter is remembered in letterOf. */
+function withoutLetter (line: Line): Line {
+  const [first, second] = line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped)
+  if (first === undefined || second === undefined || !/^[A-E]$/u.test(first.text)) return line
+  if (second.box.x0 - first.box.x1 < 0.12 * first.size && second.font === first.font) return line
+  const rest = line.glyphs.filter((glyph) => glyph.box.x0 >= second.box.x0)
+  const formula = { ...line, glyphs: rest, box: union(rest.map((glyph) => glyph.box)) }
+  letterOf.set(formula, { ...line, glyphs: [first], box: first.box, text: first.text, unmapped: false })
+  return formula
+}
+
+function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, ocr: (lines: readonly Line[]) => Map<Line, string>): { page: PageReading, elements: FlowElement[] } {
   const firstFurniture = pageFurniture(firstLines, content)
   const gutter = findGutter(marks.width, marks.height, marks.paths, firstLines.filter((line) => !firstFurniture.has(line)).map((line) => line.box))
   // With the columns known, lines are cut again: at the gutter, and no longer at a justified space.
@@ -121,7 +179,20 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
   const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
-  const loose = body.filter((line) => !inFigures.has(line))
+  const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
+  // Text without a usable mapping: mostly so, read by OCR; a few glyphs (a formula's symbols), the line is cropped as a figure.
+  const formulas = free.filter((line) => line.unmapped && !isProseUnmapped(line)).map(withoutLetter)
+  const letters = formulas.flatMap((line) => letterOf.get(line) ?? [])
+  const unreadable = free.filter((line) => line.unmapped && isProseUnmapped(line))
+  const read = ocr(unreadable)
+  for (const group of cluster(formulas.map((line) => line.box), 0.3 * textSize)) {
+    const own = group.map((at) => formulas[at]!)
+    const box = union(own.map((line) => line.box))
+    figures.push({ box: grow(box, 1), lines: own, image: false, parts: own.map((line) => line.box) })
+  }
+  const formulaSources = new Set(free.filter((line) => line.unmapped && !isProseUnmapped(line)))
+  const loose = [...body.filter((line) => !inFigures.has(line) && !formulaSources.has(line)), ...letters]
+    .map((line) => (read.has(line) ? { ...line, text: read.get(line)!, unmapped: false } : line))
   const items: Array<{ box: Box, make: (place: FlowElement['place']) => FlowElement }> = [
     ...headings.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'heading', page: marks.number, place, line }) })),
     ...loose.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'line', page: marks.number, place, line }) })),
@@ -137,7 +208,9 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
       gutter,
       furniture: [...furniture].map(([line, kind]) => ({ line, kind })),
       figures,
-      unmapped: loose.filter((line) => line.unmapped)
+      unmapped: loose.filter((line) => line.unmapped),
+      ocr: loose.filter((line) => unreadable.some((other) => other.box === line.box) && !line.unmapped),
+      formulas
     },
     elements
   }

@@ -16,8 +16,9 @@ export function examLine (exam: ConvertedExam): string {
     (booklet.renumberedTo !== null && booklet.renumberedTo !== booklet.code ? ` -> ${booklet.renumberedTo}` : '')).join(', ')
   const fields = ['correctAlternative', 'discipline', 'language'] as const
   const corrections = fields.map((field) => `${exam.corrections.filter((row) => row.field === field).length} ${field === 'correctAlternative' ? 'keys' : `${field === 'discipline' ? 'disciplines' : 'languages'}`}`).join(', ')
+  const reading = exam.reading === undefined ? '' : `; ${exam.reading.figures} figures, ${exam.reading.ocrLines} lines read by OCR`
   return `${examLabel(exam.id)}: ${exam.sourceRecords} in source, ${exam.records.length} written, ${exam.leftOut.length} left out${leftOut}; ` +
-    `booklets ${booklets}; corrected ${corrections}`
+    `booklets ${booklets}; corrected ${corrections}${reading}`
 }
 
 /** The whole summary. */

@@ -12,7 +12,7 @@ import type { CorrectionRow, OfficialYear } from '../official/official-table.ts'
  */
 
 /** The source kinds `npm run import-source` converts. */
-export const SOURCE_KINDS = ['maritaca-2024', 'enem-dev-ppl'] as const
+export const SOURCE_KINDS = ['maritaca-2024', 'enem-dev-ppl', 'inep-booklets'] as const
 export type SourceKind = typeof SOURCE_KINDS[number]
 
 export interface ExamId {
@@ -53,7 +53,11 @@ export const LEFT_OUT_REASONS = {
   'not-in-target': 'its item is not in the booklet our numbering follows',
   'no-key': 'the source gives no answer key',
   'missing-file': 'a file its text shows is not in the source: it would reach the reader without it',
-  'no-official-entry': 'the official table gives it no INEP item or key'
+  'no-official-entry': 'the official table gives it no INEP item or key',
+  annulled: 'INEP annulled it: no letter in its item data or answer key',
+  'not-read': 'the booklet\'s reading found no question at this position',
+  'unreadable-text': 'its text is set in a font with no text mapping, and no OCR read it',
+  'no-alternatives': 'its five alternatives could not all be read as printed'
 } as const
 export type LeftOutReason = keyof typeof LEFT_OUT_REASONS
 
@@ -75,8 +79,8 @@ export interface LeftOut {
 export interface ConvertedRecord {
   /** The record in our numbering; its file addresses point into its own question folder. */
   readonly record: DatasetQuestion
-  /** The files to copy into its question folder: file name → path of the source file. */
-  readonly files: ReadonlyMap<string, string>
+  /** The files of its question folder: file name → path of the source file to copy, or the bytes to write. */
+  readonly files: ReadonlyMap<string, string | Uint8Array>
   /** Where the source holds it. */
   readonly source: string
   /** Its position in the source's numbering. */
@@ -122,6 +126,8 @@ export interface ConvertedExam {
   readonly corrections: readonly CorrectionRow[]
   /** What the conversion noticed that changes no record (a file the source lacks). */
   readonly warnings: readonly string[]
+  /** A conversion that reads pages (the booklets): the figures its records hold, the lines OCR read. */
+  readonly reading?: { readonly figures: number, readonly ocrLines: number }
 }
 
 const DISCIPLINE_LABELS: Record<string, string> = {

@@ -45,7 +45,10 @@ export function writeConvertedExam (outDir: string, exam: ConvertedExam): void {
     const recordDir = path.join(folder, 'questions', questionFolder(record.index, record.language))
     mkdirSync(recordDir, { recursive: true })
     writeJson(path.join(recordDir, 'details.json'), record)
-    for (const [name, from] of files) copyFileSync(from, path.join(recordDir, name))
+    for (const [name, from] of files) {
+      if (typeof from === 'string') copyFileSync(from, path.join(recordDir, name))
+      else writeFileSync(path.join(recordDir, name), from)
+    }
   }
   const { year, ...facts } = exam.table
   const table = exam.id.application === DEFAULT_APPLICATION ? exam.table : { year, application: exam.id.application, ...facts }

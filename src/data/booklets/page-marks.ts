@@ -1,5 +1,5 @@
 import * as mupdf from 'mupdf'
-import { type Box, boxOf, intersect, isEmpty } from './boxes.ts'
+import { type Box, boxOf, intersect, isEmpty, union } from './boxes.ts'
 
 /*
  * The first stage of reading a booklet: what a PDF page prints, as plain data. MuPDF (the `mupdf`
@@ -127,19 +127,23 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
       }
     },
     ignoreText (text) { release(text) },
+    // A path may draw several shapes apart (two fractions' rules at once): each subpath is a mark of its own.
     fillPath (path, _evenOdd, ctm, colourspace, colour) {
-      const box = keep(pathBox(path, ctm))
       const subtractive = colourspace.isSubtractive()
+      for (const shape of subpathBoxes(path, ctm)) {
+        const box = keep(shape)
+        if (box !== null) paths.push({ box, stroked: false, colour: [...colour], subtractive })
+      }
       release(path, colourspace)
-      if (box !== null) paths.push({ box, stroked: false, colour: [...colour], subtractive })
     },
     strokePath (path, stroke, ctm, colourspace, colour) {
       const half = stroke.getLineWidth() / 2 * Math.hypot(ctm[0], ctm[1])
-      const line = pathBox(path, ctm)
       const subtractive = colourspace.isSubtractive()
+      for (const line of subpathBoxes(path, ctm)) {
+        const box = keep({ x0: line.x0 - half, y0: line.y0 - half, x1: line.x1 + half, y1: line.y1 + half })
+        if (box !== null) paths.push({ box, stroked: true, colour: [...colour], subtractive })
+      }
       release(path, stroke, colourspace)
-      const box = keep({ x0: line.x0 - half, y0: line.y0 - half, x1: line.x1 + half, y1: line.y1 + half })
-      if (box !== null) paths.push({ box, stroked: true, colour: [...colour], subtractive })
     },
     fillImage (image, ctm) {
       release(image)
@@ -223,15 +227,20 @@ function glyphOf (font: mupdf.Font, [a, b, c, d, e, f]: mupdf.Matrix, glyph: num
 }
 
 function pathBox (path: mupdf.Path, ctm: mupdf.Matrix): Box {
-  const points: Array<[number, number]> = []
-  const at = (x: number, y: number) => { points.push([ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]]) }
+  return union(subpathBoxes(path, ctm))
+}
+
+/** The box of each subpath (each run from a moveTo), on the page. */
+function subpathBoxes (path: mupdf.Path, ctm: mupdf.Matrix): Box[] {
+  const shapes: Array<Array<[number, number]>> = []
+  const at = (x: number, y: number) => { shapes[shapes.length - 1]?.push([ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]]) }
   path.walk({
-    moveTo: at,
+    moveTo: (x: number, y: number) => { shapes.push([]); at(x, y) },
     lineTo: at,
     curveTo: (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => { at(ax, ay); at(bx, by); at(cx, cy) },
     closePath: () => {}
   })
-  return boxOf(points)
+  return shapes.filter((points) => points.length > 0).map(boxOf)
 }
 
 function unitSquare (ctm: mupdf.Matrix): Box {

@@ -1,11 +1,11 @@
-import { type Box, grow, union } from './boxes.ts'
+import { area, type Box, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
 import { cluster, pageFigures, type Figure } from './figures.ts'
 import { OCR_DPI, type OcrReader } from './ocr.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
-import type { PageMarks, PdfBooklet } from './page-marks.ts'
+import type { PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
 import { questionParts, type QuestionParts } from './question-parts.ts'
 import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
 import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
@@ -154,6 +154,23 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
   return read
 }
 
+/**
+ * Whether a line has something drawn across it that is no figure's: a radical sign over its
+ * radicand, a vector's arrow, an overline. Such a line is a formula whose text alone would read
+ * wrong (`(22 3)/3` for two roots of 2 over 3); it is cropped. An underline (flat) or a box around
+ * a passage (taller than a few lines) is not such a mark.
+ */
+function drawnOverText (paths: readonly PathMark[], figures: readonly Figure[], labels: readonly Line[], gutter: Gutter | null): (line: Line) => boolean {
+  const marks = paths.filter((path) => !figures.some((figure) => coveredShare(path.box, grow(figure.box, 1)) > 0.9) &&
+    !labels.some((label) => near(label.box, path.box, 4)) &&
+    !(gutter !== null && path.box.x0 - 2 < gutter.x && path.box.x1 + 2 > gutter.x && height(path.box) > 100))
+  return (line) => marks.some((mark) => {
+    const markHeight = height(mark.box)
+    if (markHeight < 0.3 * line.size || markHeight > 3 * line.size) return false
+    return area(intersect(mark.box, line.box)) > 0.5
+  })
+}
+
 /** A formula line's alternative letter (`A` set apart at its start), kept as a line of its own. */
 const letterOf = new WeakMap<Line, Line>()
 
@@ -181,7 +198,9 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
   // Text without a usable mapping: mostly so, read by OCR; a few glyphs (a formula's symbols), the line is cropped as a figure.
-  const formulas = free.filter((line) => line.unmapped && !isProseUnmapped(line)).map(withoutLetter)
+  const drawnOver = drawnOverText(marks.paths, figures, labels, gutter)
+  const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line)
+  const formulas = free.filter(isFormula).map(withoutLetter)
   const letters = formulas.flatMap((line) => letterOf.get(line) ?? [])
   const unreadable = free.filter((line) => line.unmapped && isProseUnmapped(line))
   const read = ocr(unreadable)
@@ -190,7 +209,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
     const box = union(own.map((line) => line.box))
     figures.push({ box: grow(box, 1), lines: own, image: false, parts: own.map((line) => line.box) })
   }
-  const formulaSources = new Set(free.filter((line) => line.unmapped && !isProseUnmapped(line)))
+  const formulaSources = new Set(free.filter(isFormula))
   const loose = [...body.filter((line) => !inFigures.has(line) && !formulaSources.has(line)), ...letters]
     .map((line) => (read.has(line) ? { ...line, text: read.get(line)!, unmapped: false } : line))
   const items: Array<{ box: Box, make: (place: FlowElement['place']) => FlowElement }> = [

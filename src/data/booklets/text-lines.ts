@@ -201,7 +201,13 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
       if (text !== '' && !text.endsWith(' ')) text += ' '
       continue
     }
-    if (previous !== null && !text.endsWith(' ') && glyph.box.x0 - previous.box.x1 > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
+    // A script stands against what it qualifies (L₁, 10³), whatever the font's side bearing leaves.
+    if (previous !== null && !text.endsWith(' ')) {
+      const gap = glyph.box.x0 - previous.box.x1
+      const scripted = glyph.script !== 'normal' || /^[\u2070-\u209f\u00b2\u00b3\u00b9]$/u.test(glyph.text)
+      const scriptJoin = scripted && previous.script === 'normal' && gap < 0.35 * previous.size
+      if (!scriptJoin && gap > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
+    }
     text += scripted(glyph)
     previous = glyph
   }

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import path from 'node:path'
 import type { Application } from '../exam-key.ts'
 
@@ -97,12 +97,15 @@ export function listBookletFiles (folder: string): BookletFile[] {
     if (already !== undefined) throw new Error(`${name} is found twice: ${already.path} and ${file.path}`)
     found.set(name, file)
   }
+  // A link is taken for what it points to (a folder of links to the copies at hand is a folder of booklets).
+  const kind = (dir: string, entry: Dirent) => (entry.isSymbolicLink() ? statSync(path.join(dir, entry.name)) : entry)
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      for (const inner of readdirSync(path.join(folder, entry.name), { withFileTypes: true })) {
-        if (inner.isFile()) add(path.join(folder, entry.name), inner.name)
+    if (kind(folder, entry).isDirectory()) {
+      const inside = path.join(folder, entry.name)
+      for (const inner of readdirSync(inside, { withFileTypes: true })) {
+        if (kind(inside, inner).isFile()) add(inside, inner.name)
       }
-    } else if (entry.isFile()) {
+    } else if (kind(folder, entry).isFile()) {
       add(folder, entry.name)
     }
   }

@@ -1,4 +1,5 @@
 import { type Box, coveredShare, grow, height, near, union, width } from './boxes.ts'
+import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
 import type { Line } from './text-lines.ts'
 
@@ -60,7 +61,11 @@ function isThin (box: Box): boolean {
 export function pageFigures (input: FigureInput): Figure[] {
   const { content, textSize } = input
   const inContent = (box: Box) => box.y0 >= content.top - 1 && box.y1 <= content.bottom + 1
-  const marks: Array<{ box: Box, image: boolean, thin: boolean }> = [
+  // A drawing's short words (a structure's atoms, a diagram's letters) join its pieces, which their
+  // lines stop short of; they count as no graphic of their own.
+  const joining = input.lines.filter((line) => line.text.length <= 4 && letterOf(line) === null && !input.labels.includes(line))
+  const marks: Array<{ box: Box, image: boolean, thin: boolean, text?: true }> = [
+    ...joining.map((line) => ({ box: line.box, image: false, thin: false, text: true as const })),
     ...input.images.filter(inContent).map((box) => ({ box, image: true, thin: false })),
     ...input.rotated.filter(inContent).map((box) => ({ box, image: false, thin: false })),
     ...input.paths
@@ -70,7 +75,9 @@ export function pageFigures (input: FigureInput): Figure[] {
   ]
   const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP).map((members) => members.map((at) => marks[at]!))
   const figures: Figure[] = []
-  for (const members of clusters) {
+  for (const all of clusters) {
+    const members = all.filter((mark) => mark.text !== true)
+    if (members.length === 0) continue
     const box = union(members.map((mark) => mark.box))
     const image = members.some((mark) => mark.image)
     if (!image) {
@@ -94,11 +101,19 @@ export function pageFigures (input: FigureInput): Figure[] {
     const parts = [...members.map((mark) => mark.box), ...lines.map((line) => line.box), ...labels.map((line) => line.box)]
     figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
-  return mergeOverlapping(figures)
+  // Pieces merged (an axis title beside its chart) hold more text between them: taken once more.
+  return mergeOverlapping(mergeOverlapping(figures).map((figure) => {
+    // An alternative's letter beside stacked pieces is no piece's text.
+    const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && letterOf(line) === null &&
+      coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
+    const around = union([figure.box, ...inside.map((line) => line.box)])
+    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line)))
+    const added = [...inside, ...labels]
+    return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
+  }))
 }
 
 const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-Ú]{2,}[A-ZÀ-Ú\s-]*, [A-ZÀ-Ú]\./u
-const MARKER_LINE = /^[A-E]$/u
 
 /**
  * Short lines standing just outside a figure's box, within its span (a chart's tick labels and axis
@@ -109,15 +124,22 @@ function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
   let around = box
   for (let round = 0; round < 3; round++) {
     const found = lines.filter((line) => {
-      if (labels.includes(line) || CITATION.test(line.text) || MARKER_LINE.test(line.text)) return false
-      const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 1.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 1.2 * line.size }
-      return coveredShare(line.box, reach) > 0.95 && width(line.box) < 0.6 * Math.max(width(around), 100)
+      if (labels.includes(line) || CITATION.test(line.text) || letterOf(line) !== null) return false
+      // Within a line's height of the figure, above, below or beside it, and no wider than it.
+      const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 2.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 2.2 * line.size }
+      return coveredShare(line.box, reach) > 0.95 && isLabelLike(line.text) && width(line.box) <= Math.max(width(around), 100) + 2 * line.size
     })
     if (found.length === 0) break
     labels.push(...found)
     around = union([around, ...found.map((line) => line.box)])
   }
   return labels
+}
+
+/** A label's text: a few words (an axis's name, a structure's), or a row of numbers (an axis's ticks). */
+function isLabelLike (text: string): boolean {
+  const tokens = text.split(/\s+/u).filter((token) => token !== '')
+  return tokens.length <= 5 || tokens.every((token) => /^[\d.,%−–-]+$/u.test(token))
 }
 
 /** Figures whose boxes overlap (a label joined two clusters) become one. */

@@ -1,4 +1,5 @@
 import { cutFigure, type Figure } from './figures.ts'
+import { letterOf } from './letters.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -37,14 +38,7 @@ const LETTERS = ['A', 'B', 'C', 'D', 'E'] as const
 const MARKER = /^([A-E])(?:\s|$)/u
 
 function markerOf (element: FlowElement): string | null {
-  if (element.kind !== 'line') return null
-  const glyphs = element.line.glyphs.filter((glyph) => glyph.text.trim() !== '')
-  const first = glyphs[0]
-  if (first === undefined || !/^[A-E]$/u.test(first.text)) return null
-  const second = glyphs[1]
-  // The letter stands apart from what follows it (a gap, or another font: the box's).
-  if (second !== undefined && second.box.x0 - first.box.x1 < 0.12 * first.size && second.font === first.font) return null
-  return MARKER.exec(element.line.text)?.[1] ?? null
+  return element.kind === 'line' ? letterOf(element.line) : null
 }
 
 type LineElement = FlowElement & { kind: 'line' }

@@ -3,6 +3,7 @@ import { cluster, pageFigures, type Figure } from './figures.ts'
 import { OCR_DPI, type OcrReader } from './ocr.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
+import { letterOf } from './letters.ts'
 import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
 import type { PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
@@ -172,16 +173,15 @@ function drawnOverText (paths: readonly PathMark[], figures: readonly Figure[], 
 }
 
 /** A formula line's alternative letter (`A` set apart at its start), kept as a line of its own. */
-const letterOf = new WeakMap<Line, Line>()
+const letterLines = new WeakMap<Line, Line>()
 
-/** A formula line without the letter of an alternative it starts with; the letter is remembered in letterOf. */
+/** A formula line without the letter of an alternative it starts with; the letter is remembered in letterLines. */
 function withoutLetter (line: Line): Line {
   const [first, second] = line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped)
-  if (first === undefined || second === undefined || !/^[A-E]$/u.test(first.text)) return line
-  if (second.box.x0 - first.box.x1 < 0.12 * first.size && second.font === first.font) return line
+  if (first === undefined || second === undefined || letterOf(line) === null) return line
   const rest = line.glyphs.filter((glyph) => glyph.box.x0 >= second.box.x0)
   const formula = { ...line, glyphs: rest, box: union(rest.map((glyph) => glyph.box)) }
-  letterOf.set(formula, { ...line, glyphs: [first], box: first.box, text: first.text, unmapped: false })
+  letterLines.set(formula, { ...line, glyphs: [first], box: first.box, text: first.text, unmapped: false })
   return formula
 }
 
@@ -201,7 +201,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const drawnOver = drawnOverText(marks.paths, figures, labels, gutter)
   const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line)
   const formulas = free.filter(isFormula).map(withoutLetter)
-  const letters = formulas.flatMap((line) => letterOf.get(line) ?? [])
+  const letters = formulas.flatMap((line) => letterLines.get(line) ?? [])
   const unreadable = free.filter((line) => line.unmapped && isProseUnmapped(line))
   const read = ocr(unreadable)
   for (const group of cluster(formulas.map((line) => line.box), 0.3 * textSize)) {

@@ -136,10 +136,15 @@ function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
   return labels
 }
 
-/** A label's text: a few words (an axis's name, a structure's), or a row of numbers (an axis's ticks). */
+/**
+ * A label's text: a few words that make no sentence (an axis's name, a structure's: no full stop,
+ * colon or question mark at its end — "Analise a figura." is the statement's), or a row of numbers
+ * (an axis's ticks).
+ */
 function isLabelLike (text: string): boolean {
   const tokens = text.split(/\s+/u).filter((token) => token !== '')
-  return tokens.length <= 5 || tokens.every((token) => /^[\d.,%−–-]+$/u.test(token))
+  if (tokens.every((token) => /^[\d.,%−–-]+$/u.test(token))) return true
+  return tokens.length <= 5 && !/[.:?!;]$/u.test(text.trim())
 }
 
 /** Figures whose boxes overlap (a label joined two clusters) become one. */

@@ -113,7 +113,7 @@ function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]):
 
 /**
  * The lines that carry on an alternative's text below its letter's line: each starting where
- * its text starts (a hanging indent), no farther below than a line's spacing, above the next letter.
+ * its text starts (a hanging indent), no farther below than a line (2009 spaces its lines wide), above the next letter.
  */
 function continuation (marker: LineElement, lines: readonly LineElement[], limit: number): LineElement[] {
   const textStart = marker.line.glyphs.find((glyph, at) => at > 0 && glyph.text.trim() !== '')?.box.x0 ?? marker.line.box.x0
@@ -121,7 +121,7 @@ function continuation (marker: LineElement, lines: readonly LineElement[], limit
   let last = marker.line
   for (;;) {
     const next = lines.find((element) => element.page === marker.page && !own.includes(element) && element !== marker &&
-      element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < 0.6 * last.size &&
+      element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < 1.1 * last.size &&
       element.line.box.y0 < limit - 1 && Math.abs(element.line.box.x0 - textStart) < 1.5 * last.size)
     if (next === undefined) return own
     own.push(next)

@@ -57,7 +57,7 @@ function convertExam (exam: BookletExam, inepDir: string | null, options: Bookle
       if (options.pagesDir != null) writePagePictures(pdf, reading, path.join(options.pagesDir, `${examKey(exam.year, exam.application)}-D${day.day}`))
       ocrLines += reading.pages.reduce((sum, page) => sum + page.ocr.length, 0)
       sourceRecords += reading.questions.length
-      candidates.push(...convertDay(id, day, pdf, reading, keys, leftOut, warnings))
+      candidates.push(...convertDay(id, day, croppedFigures(pdf), reading, keys, leftOut, warnings))
       positions.push(...keys.positions.map((position) => officialPosition(position, keys)))
       booklets.push(...keys.areas.map((area) => ({
         area: area.area,
@@ -111,8 +111,18 @@ function officialPosition (position: BookletPosition, keys: BookletKeys): Offici
   }
 }
 
+/**
+ * How a record's figure becomes a file: the crop's name and bytes, or (to compare readings without
+ * rendering) a name alone.
+ */
+export type FigureFiles = (page: number, box: Box, name: string) => Uint8Array | null
+
+export function croppedFigures (pdf: PdfBooklet): FigureFiles {
+  return (page, box) => cropRegion(pdf.document, page, box)
+}
+
 /** The records of one day's booklet, and what of it is left out. */
-function convertDay (id: ExamId, day: BookletDay, pdf: PdfBooklet, reading: BookletReading, keys: BookletKeys, leftOut: LeftOut[], warnings: string[]): ConvertedRecord[] {
+export function convertDay (id: ExamId, day: BookletDay, figures: FigureFiles, reading: BookletReading, keys: BookletKeys, leftOut: LeftOut[], warnings: string[]): ConvertedRecord[] {
   const source = path.basename(day.booklet)
   const read = new Map(reading.questions.map((question) => [placeKey(question.region.number, question.region.language), question]))
   const records: ConvertedRecord[] = []
@@ -134,7 +144,7 @@ function convertDay (id: ExamId, day: BookletDay, pdf: PdfBooklet, reading: Book
       leave(position.index, position.language, problem.startsWith('text') ? 'unreadable-text' : 'no-alternatives', problem)
       continue
     }
-    records.push(buildRecord(id, pdf, question, position, source))
+    records.push(buildRecord(id, figures, question, position, source))
   }
   for (const question of reading.questions) {
     if (!keys.positions.some((position) => position.index === question.region.number)) warnings.push(`${source}: question ${question.region.number} was read but the booklet's item data has no such position`)
@@ -167,12 +177,14 @@ export function markdownText (text: string): string {
     .replace(/^(\s*)([#+-]|\d+[.)])(\s)/gmu, (_, space: string, mark: string, after: string) => `${space}${mark.replace(/([#+\-.)])$/u, '\\$1')}${after}`)
 }
 
-function buildRecord (id: ExamId, pdf: PdfBooklet, question: BookletQuestion, position: BookletPosition, source: string): ConvertedRecord {
+function buildRecord (id: ExamId, figures: FigureFiles, question: BookletQuestion, position: BookletPosition, source: string): ConvertedRecord {
   const files = new Map<string, Uint8Array>()
+  let count = 0
   const { index, language } = position
   const figure = (page: number, box: Box): string => {
-    const name = `figura-${files.size + 1}.png`
-    files.set(name, cropRegion(pdf.document, page, box))
+    const name = `figura-${++count}.png`
+    const bytes = figures(page, box, name)
+    if (bytes !== null) files.set(name, bytes)
     return fileAddress(id, index, language, name)
   }
   const contextFiles: string[] = []

@@ -165,7 +165,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       requestCounter = counted.requestCounter
     }
     await counted.register(apiRoutes, { answers, endpoints, prefix: API_BASE })
-    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, publicUrl: config.publicUrl, log: fastify.log }), publicUrl: config.publicUrl })
+    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, log: fastify.log }), publicUrl: config.publicUrl })
   })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)

@@ -31,7 +31,7 @@ async function main (): Promise<void> {
     process.exit(1)
   }
   const { answers } = endpointAnswers(dataset.catalog)
-  const handle = serveStdio(mcpServerFactory({ answers, publicUrl: config.publicUrl, log }), {
+  const handle = serveStdio(mcpServerFactory({ answers, log }), {
     onerror: (error) => { log.error({ err: error }, 'MCP transport error') }
   })
   log.info({

@@ -281,7 +281,7 @@ export const MCP_ENDPOINT = {
   operationId: 'mcp',
   summary: 'Model Context Protocol, for AI assistants',
   description: 'The Model Context Protocol (Streamable HTTP transport, stateless, JSON answers; protocol revisions 2025-11-25 and 2026-07-28, and the earlier ones clients negotiate) with tools over the same data as `/v1`: ' +
-    '`list_exams`, `search_questions`, `get_question` (the key withheld unless `reveal_answer`), `check_answer`, `random_questions`, `practice_questions`, `score_answers`, `list_skills`. ' +
+    '`list_exams`, `search_questions`, `get_question`, `check_answer`, `random_questions`, `practice_questions`, `score_answers`, `list_skills` (the answer key withheld unless `reveal_answer`). ' +
     'The body is one JSON-RPC message (no batch) of at most 16 KiB; an `Origin` or `Host` other than this server\'s own or loopback is refused (403, DNS-rebinding protection). ' +
     'Counted against the same rate limit as `/v1`. Point an MCP client at this address; the answers are JSON-RPC, not the API\'s error body, except for the refusals before the protocol (403, 405, 413, 415, 429).',
   tags: ['MCP'],

@@ -1,19 +1,18 @@
-import { McpServer, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server'
+import { McpServer, type CallToolResult, type McpServerFactory, type StandardSchemaWithJSON } from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger } from 'fastify'
+import type { TObject } from 'typebox'
 import type { EndpointAnswers } from '../http/endpoints.ts'
-import { ApiError, errorBody, internalError } from '../http/errors.ts'
-import { sdkInputSchema } from './tool-input.ts'
+import { ApiError, describeValue, internalError } from '../http/errors.ts'
+import type { ToolArguments } from './argument-kinds.ts'
 import { TOOLS, type Tool } from './tools.ts'
 
 /** What the server tells an assistant at the handshake. */
 const INSTRUCTIONS = 'ENEM (Exame Nacional do Ensino Médio) questions with INEP\'s official answer keys, and scores computed the way INEP computes them. ' +
-  'list_exams says which exams exist; search_questions and random_questions find questions; get_question reads one with its key withheld, ' +
-  'so that a student can answer first; check_answer checks a letter; score_answers computes a score. Texts are in Portuguese.'
+  'list_exams says which exams exist; search_questions, random_questions and practice_questions find questions and get_question reads one, ' +
+  'each with the answer key withheld unless reveal_answer is true, so that a student can answer first; check_answer checks a letter; score_answers computes a score. Texts are in Portuguese.'
 
 export interface McpServerOptions {
   answers: EndpointAnswers
-  /** Base of the docUrl of a tool error's body. */
-  publicUrl: string
   /** Where a fault of a tool (a bug, never a bad argument) is logged. */
   log: FastifyBaseLogger
   /** The tools; TOOLS unless a test gives its own. */
@@ -22,32 +21,71 @@ export interface McpServerOptions {
 
 /**
  * The MCP server the SDK asks for per HTTP request (stateless: nothing is kept between requests)
- * and per stdio connection: every tool of the table, each answering from the endpoints' own answer
- * answers. A bad argument is a tool error (`isError`) whose text is the endpoint's message and
- * whose structured content is the endpoint's error body; a fault is logged and answered as the
- * API's 500 is, without its details.
+ * and per stdio connection: every tool of the table, each answering from the endpoints' own
+ * answers, each declaring its input and output schemas. A bad argument is a tool error (`isError`)
+ * whose text is the message naming it (or the endpoint's 404 or 422 message), with no structured
+ * content: clients check a result's `structuredContent` against the tool's output schema, some of
+ * them an error's too (the SDK's v1 client, under LangChain's adapters). A fault is logged and
+ * answered as the API's 500 is, without its details.
+ *
+ * The tools never change while a server runs, and this one keeps no session to tell a change to:
+ * it does not advertise `tools.listChanged` (the SDK's default is to), so no client subscribes.
  */
-export function mcpServerFactory ({ answers, publicUrl, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
-  const call = (tool: Tool, args: Readonly<Record<string, unknown>>): CallToolResult => {
+export function mcpServerFactory ({ answers, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
+  const call = (tool: Tool, args: ToolArguments): CallToolResult => {
     try {
+      refuseUnknownArguments(tool, args)
       const { structured, text } = tool.run(answers, args)
       return { content: [{ type: 'text', text }], structuredContent: structured }
     } catch (error) {
       const refusal = error instanceof ApiError ? error : internalError()
       if (refusal.statusCode >= 500) log.error({ err: error, tool: tool.name }, 'tool failed')
-      return { isError: true, content: [{ type: 'text', text: refusal.message }], structuredContent: { ...errorBody(publicUrl, refusal.statusCode, refusal.message) } }
+      return { isError: true, content: [{ type: 'text', text: refusal.message }] }
     }
   }
   return () => {
-    const server = new McpServer({ name: 'enem-api', title: 'ENEM API', version: '1.0.0' }, { instructions: INSTRUCTIONS })
+    const server = new McpServer({ name: 'enem-api', title: 'ENEM API', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
     for (const tool of tools) {
       server.registerTool(tool.name, {
         title: tool.title,
         description: tool.description,
-        inputSchema: sdkInputSchema(tool.inputSchema),
+        inputSchema: sdkSchema(tool.inputSchema, isObject),
+        outputSchema: sdkSchema(tool.outputSchema, () => true),
         annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false }
       }, (args) => call(tool, args))
     }
     return server
+  }
+}
+
+/** The 400 of an argument the tool's input schema (a closed object) does not name: a misspelt filter is not silently ignored. */
+function refuseUnknownArguments (tool: Tool, args: ToolArguments): void {
+  const known = Object.keys(tool.inputSchema.properties)
+  const unknown = Object.keys(args).find((name) => !Object.hasOwn(tool.inputSchema.properties, name))
+  if (unknown === undefined) return
+  const takes = known.length === 0 ? 'it takes no argument' : `it takes ${known.join(', ')}`
+  throw new ApiError(400, `${describeValue(unknown)} is not an argument of ${tool.name}: ${takes}`)
+}
+
+const isObject = (value: unknown): value is ToolArguments => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * A TypeBox schema in the form the SDK takes (a Standard Schema with its JSON Schema), whose check
+ * is `accepts`. Inputs: any object, since the tool reads its own arguments so that a bad one gets
+ * the tool's message (the SDK would prefix its own words to it). Outputs: every result, as the
+ * endpoints send their answers unchecked; the tests validate every tool's result against its
+ * schema through the official client, which validates it.
+ */
+function sdkSchema (schema: TObject, accepts: (value: unknown) => boolean): StandardSchemaWithJSON<ToolArguments> {
+  const json: Record<string, unknown> = { ...schema }
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'enem-api',
+      validate: (value) => accepts(value)
+        ? { value: value as ToolArguments }
+        : { issues: [{ message: `arguments must be a JSON object, got ${describeValue(value)}` }] },
+      jsonSchema: { input: () => json, output: () => json }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { MARKDOWN_IMAGE, type ExamSummary, type Question } from '../data/record-schemas.ts'
 import type { ScoreAnswer } from '../http/schemas/scores.ts'
+import type { AnswerCheck } from './tool-output.ts'
 
 /*
  * The text of the tools' results, for people (in Portuguese, Markdown): what an assistant shows a
@@ -48,10 +49,10 @@ export function questionText (question: Question, labels: Labels, reveal: boolea
   return lines.join('\n')
 }
 
-/** Several questions, one after another, under a heading; keys withheld (check_answer checks one). */
-export function questionListText (heading: string, questions: readonly Question[], labels: Labels): string {
+/** Several questions, one after another, under a heading; their keys only when `reveal`. */
+export function questionListText (heading: string, questions: readonly Question[], labels: Labels, reveal: boolean): string {
   if (questions.length === 0) return `${heading}\n\nNenhuma questão.`
-  return [heading, ...questions.map((question) => questionText(question, labels, false))].join('\n\n---\n\n')
+  return [heading, ...questions.map((question) => questionText(question, labels, reveal))].join('\n\n---\n\n')
 }
 
 /** The skills of INEP's Matriz, as GET /v1/skills answers them (the parts a text shows). */
@@ -100,17 +101,6 @@ export function scoreText (answer: ScoreAnswer, labels: Labels): string {
     }
   }
   return lines.join('\n')
-}
-
-export interface AnswerCheck {
-  year: number
-  application: string
-  index: number
-  language: string | null
-  answer: string
-  correct: boolean
-  correctAlternative: string
-  annulled: boolean
 }
 
 export function answerCheckText (check: AnswerCheck, title: string): string {

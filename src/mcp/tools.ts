@@ -1,17 +1,27 @@
+import type { TObject } from 'typebox'
 import type { ExamSummary, Question } from '../data/record-schemas.ts'
 import { LETTERS } from '../data/record-schemas.ts'
-import { ENDPOINTS, type EndpointAnswers, type Endpoint } from '../http/endpoints.ts'
-import { ApiError, describeValue } from '../http/errors.ts'
-import { AnswerSheetSchema, bodyProblem, PracticeRunSchema, type ScoreAnswer } from '../http/schemas/scores.ts'
-import { answerCheckText, examListText, labelsOf, questionListText, questionText, scoreText, skillListText, type AnswerCheck, type Labels, type SkillList } from './question-text.ts'
-import { endpointToolInput, readBoolean, readEndpointValues, type JsonSchema, type ToolArguments } from './tool-input.ts'
+import { answerOfBody, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../http/endpoints.ts'
+import type { ScoreAnswer } from '../http/schemas/scores.ts'
+import { ScoreAnswerSchema } from '../http/schemas/scores.ts'
+import { SkillCatalogSchema } from '../http/schemas/skills.ts'
+import { booleanKind, choiceKind, readArgument, type ToolArguments } from './argument-kinds.ts'
+import { answerCheckText, examListText, labelsOf, questionListText, questionText, scoreText, skillListText, type Labels, type SkillList } from './question-text.ts'
+import { inFormWords, readScoreRequest, SCORE_INPUT } from './score-input.ts'
+import { endpointToolInput, readEndpointValues } from './tool-input.ts'
+import {
+  AnswerCheckSchema, ExamListOutputSchema, PracticeDrawOutputSchema, QuestionPageOutputSchema, RandomDrawOutputSchema,
+  shownQuestions, ToolQuestionSchema, withoutKey, type AnswerCheck
+} from './tool-output.ts'
 
 /*
  * The MCP tools: one entry each, most of them one endpoint of the table (src/http/endpoints.ts)
- * asked directly, with no HTTP in between. A tool's input schema comes from its endpoint's
- * schemas, its structured result is the endpoint's JSON answer (parsed from the very bytes the
- * endpoint sends), and its errors are the endpoint's ApiErrors (400, 404, 422) with their messages.
- * Its text is a reading for people (./question-text.ts).
+ * asked directly, with no HTTP in between. A tool's input is its endpoint's parameters typed for
+ * what they mean (./tool-input.ts), its structured result the endpoint's JSON answer (parsed from
+ * the very bytes the endpoint sends) with the answer key left out unless the call asks for it, its
+ * output schema the endpoint's answer schema (./tool-output.ts), and its errors the endpoint's
+ * ApiErrors (404, 422) with their messages, or the tool's own 400 naming the argument. Its text is a
+ * reading for people (./question-text.ts).
  */
 
 /** What a tool answers: the data, and its reading for people. */
@@ -24,8 +34,11 @@ export interface Tool {
   name: string
   title: string
   description: string
-  inputSchema: JsonSchema
-  /** Throws ApiError for what the endpoint would refuse. */
+  /** A closed object: the tool refuses an argument it does not name. */
+  inputSchema: TObject
+  /** What `structured` always is. */
+  outputSchema: TObject
+  /** Throws ApiError for what the endpoint would refuse, and for arguments the input schema does not allow. */
   run: (answers: EndpointAnswers, args: ToolArguments) => ToolResult
 }
 
@@ -57,13 +70,6 @@ function labels (answers: EndpointAnswers): Labels {
   return known
 }
 
-/** A record without its answer: no `correctAlternative`, no alternative's `isCorrect`, no `inep.key`. */
-export function withoutKey (question: Question): Record<string, unknown> {
-  const { correctAlternative: _key, alternatives, inep, ...rest } = question
-  const inepWithoutKey = inep === null ? null : (({ key: _official, ...facts }) => facts)(inep)
-  return { ...rest, alternatives: alternatives.map(({ isCorrect: _isCorrect, ...alternative }) => alternative), inep: inepWithoutKey }
-}
-
 const listExams = endpointOf('listExams')
 const getQuestion = endpointOf('getQuestion')
 const findQuestions = endpointOf('findQuestions')
@@ -73,31 +79,18 @@ const listSkills = endpointOf('listSkills')
 const computeScores = endpointOf('computeScores')
 
 const REVEAL_ANSWER = {
-  type: 'boolean',
-  description: 'Include the answer key (`correctAlternative`, each alternative\'s `isCorrect`, `inep.key`). Default false, so a tutor can ask the question first and check the student\'s letter with check_answer',
-  default: false
+  reveal_answer: booleanKind.schema({
+    description: 'Include the answer key (`correctAlternative`, each alternative\'s `isCorrect`, `inep.key`), in the result and its text. Default false, so a tutor can ask the question first and check the student\'s letter with check_answer'
+  })
 }
 
-const ANSWER = {
-  type: 'string',
-  enum: [...LETTERS],
-  description: 'The letter chosen, A to E'
-}
+/** Whether the call asked for the key. */
+const revealed = (args: ToolArguments) => readArgument(args, 'reveal_answer', booleanKind) ?? false
 
-/** score_answers' input: both forms of POST /v1/scores in one object (a tool's input must be one), told apart by `answers`. */
-const SCORE_INPUT: JsonSchema = {
-  type: 'object',
-  description: 'Either a practice run (year, application, language, answers by question index) or an answer sheet (year, booklet, language, answers as one string in the booklet\'s order)',
-  properties: {
-    ...PracticeRunSchema.properties,
-    booklet: AnswerSheetSchema.properties.booklet,
-    answers: {
-      description: 'A practice run: letters by question index (`{ "1": "A", "46": "C" }`). An answer sheet: the letters in the booklet\'s order as one string (45 characters, or 50 for linguagens in INEP\'s microdata form)',
-      anyOf: [PracticeRunSchema.properties.answers, AnswerSheetSchema.properties.answers]
-    }
-  },
-  required: ['year', 'answers']
-}
+const letterKind = choiceKind(LETTERS)
+
+/** What a list tool says of its keys. */
+const KEYS_WITHHELD = 'The answer key is withheld unless `reveal_answer` is true (no `correctAlternative`, no alternative\'s `isCorrect`, no `inep.key`); check_answer checks a letter.'
 
 export const TOOLS: readonly Tool[] = [
   {
@@ -105,6 +98,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'List ENEM exams',
     description: 'Every ENEM exam the service holds (year, application, disciplines, foreign languages), newest first: what `year`, `application`, `discipline` and `language` of the other tools can be. The structured result is `{ "exams": [...] }`, the answer of GET /v1/exams.',
     inputSchema: endpointToolInput(listExams),
+    outputSchema: ExamListOutputSchema,
     run: (answers) => {
       const exams = ask<ExamSummary[]>(answers, listExams, {})
       return { structured: { exams }, text: examListText(exams) }
@@ -113,22 +107,28 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'search_questions',
     title: 'Search ENEM questions',
-    description: `${describedAs(findQuestions)} Takes the parameters of GET /v1/questions; the structured result is its answer (\`metadata\`, \`questions\`: full records, keys included). The text shows the questions without their keys.`,
-    inputSchema: endpointToolInput(findQuestions),
+    description: `${describedAs(findQuestions)} The structured result is the answer of GET /v1/questions for the same filters (\`metadata\`, \`questions\`). ${KEYS_WITHHELD}`,
+    inputSchema: endpointToolInput(findQuestions, REVEAL_ANSWER),
+    outputSchema: QuestionPageOutputSchema,
     run: (answers, args) => {
+      const reveal = revealed(args)
       const page = ask<{ metadata: { total: number, offset: number }, questions: Question[] }>(answers, findQuestions, args)
       const { total, offset } = page.metadata
       const shown = page.questions.length === 0 ? '' : `; mostrando ${offset + 1}–${offset + page.questions.length}`
-      return { structured: page, text: questionListText(`**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, page.questions, labels(answers)) }
+      return {
+        structured: { ...page, questions: shownQuestions(page.questions, reveal) },
+        text: questionListText(`**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, page.questions, labels(answers), reveal)
+      }
     }
   },
   {
     name: 'get_question',
     title: 'Get one ENEM question',
-    description: `${describedAs(getQuestion)} The answer key is withheld unless \`reveal_answer\` is true: the record of GET /v1/exams/{year}/questions/{index} without \`correctAlternative\`, the alternatives' \`isCorrect\` and \`inep.key\`; with \`reveal_answer\`, that record whole.`,
-    inputSchema: endpointToolInput(getQuestion, { reveal_answer: REVEAL_ANSWER }),
+    description: `${describedAs(getQuestion)} The structured result is the record of GET /v1/exams/{year}/questions/{index}. ${KEYS_WITHHELD}`,
+    inputSchema: endpointToolInput(getQuestion, REVEAL_ANSWER),
+    outputSchema: ToolQuestionSchema,
     run: (answers, args) => {
-      const reveal = readBoolean(args, 'reveal_answer', false)
+      const reveal = revealed(args)
       const question = ask<Question>(answers, getQuestion, args)
       return { structured: reveal ? question : withoutKey(question), text: questionText(question, labels(answers), reveal) }
     }
@@ -136,14 +136,12 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'check_answer',
     title: 'Check an answer to an ENEM question',
-    description: 'Whether a letter is the right answer to a question (the same question get_question finds: year, index, language, application), with the key and whether INEP annulled the question. The key is the official one (INEP\'s, where it corrects the dataset). Result: `{ year, application, index, language, answer, correct, correctAlternative, annulled }`.',
-    inputSchema: endpointToolInput(getQuestion, { answer: ANSWER }, ['answer']),
+    description: 'Whether a letter is the right answer to a question (the same question get_question finds: year, index, language, application), with the key and whether INEP annulled the question. The key is the official one (INEP\'s, where it corrects the dataset).',
+    inputSchema: endpointToolInput(getQuestion, { answer: letterKind.schema({ description: 'The letter chosen, A to E' }) }, ['answer']),
+    outputSchema: AnswerCheckSchema,
     run: (answers, args) => {
+      const answer = readArgument(args, 'answer', letterKind, true)!
       const question = ask<Question>(answers, getQuestion, args)
-      const answer = args.answer
-      if (typeof answer !== 'string' || !(LETTERS as readonly string[]).includes(answer)) {
-        throw new ApiError(400, `answer must be one of ${LETTERS.join(', ')}, got ${describeValue(answer)}`)
-      }
       const check: AnswerCheck = {
         year: question.year,
         application: question.application,
@@ -160,21 +158,31 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'random_questions',
     title: 'Draw random ENEM questions',
-    description: `${describedAs(randomQuestions)} Takes the parameters of GET /v1/questions/random; the structured result is its answer (\`seed\`, \`questions\`: full records, keys included). The text shows the questions without their keys.`,
-    inputSchema: endpointToolInput(randomQuestions),
+    description: `${describedAs(randomQuestions)} The structured result is the answer of GET /v1/questions/random for the same filters (\`seed\`, \`questions\`). ${KEYS_WITHHELD}`,
+    inputSchema: endpointToolInput(randomQuestions, REVEAL_ANSWER),
+    outputSchema: RandomDrawOutputSchema,
     run: (answers, args) => {
+      const reveal = revealed(args)
       const draw = ask<{ seed: number, questions: Question[] }>(answers, randomQuestions, args)
-      return { structured: draw, text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${draw.seed}).`, draw.questions, labels(answers)) }
+      return {
+        structured: { ...draw, questions: shownQuestions(draw.questions, reveal) },
+        text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${draw.seed}).`, draw.questions, labels(answers), reveal)
+      }
     }
   },
   {
     name: 'practice_questions',
     title: 'Draw ENEM questions at a score',
-    description: `${describedAs(practiceQuestions)} Takes the parameters of GET /v1/questions/practice (\`discipline\` and \`score\` required); the structured result is its answer (\`seed\`, \`target\`, \`questions\`: full records, keys included, easiest first). The text shows the questions without their keys.`,
-    inputSchema: endpointToolInput(practiceQuestions),
+    description: `${describedAs(practiceQuestions)} \`discipline\` and \`score\` are required. The structured result is the answer of GET /v1/questions/practice (\`seed\`, \`target\`, \`questions\`, easiest first). ${KEYS_WITHHELD}`,
+    inputSchema: endpointToolInput(practiceQuestions, REVEAL_ANSWER),
+    outputSchema: PracticeDrawOutputSchema,
     run: (answers, args) => {
+      const reveal = revealed(args)
       const draw = ask<{ seed: number, target: { score: number }, questions: Question[] }>(answers, practiceQuestions, args)
-      return { structured: draw, text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão' : 'questões'} para praticar no nível ${draw.target.score}** da escala do ENEM (semente ${draw.seed}), da mais fácil à mais difícil.`, draw.questions, labels(answers)) }
+      return {
+        structured: { ...draw, questions: shownQuestions(draw.questions, reveal) },
+        text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão' : 'questões'} para praticar no nível ${draw.target.score}** da escala do ENEM (semente ${draw.seed}), da mais fácil à mais difícil.`, draw.questions, labels(answers), reveal)
+      }
     }
   },
   {
@@ -182,6 +190,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'List the skills of INEP\'s Matriz',
     description: `${describedAs(listSkills)} The structured result is the answer of GET /v1/skills: per area its competências and habilidades (\`code\` such as \`MT-H21\`, INEP's text, how many questions each has), the codes \`skill\` of search_questions, random_questions and practice_questions takes.`,
     inputSchema: endpointToolInput(listSkills),
+    outputSchema: SkillCatalogSchema,
     run: (answers) => {
       const list = ask<SkillList & Record<string, unknown>>(answers, listSkills, {})
       return { structured: list, text: skillListText(list) }
@@ -190,12 +199,17 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'score_answers',
     title: 'Compute an ENEM score',
-    description: `${describedAs(computeScores)} The structured result is the answer of POST /v1/scores for the same body.`,
+    description: `${describedAs(computeScores).replace(/ Two forms: [^]*$/, '')} Two forms, exactly one: an answer sheet (\`sheet\`: the letters marked in one INEP booklet's order, with its \`booklet\` code) or a practice run on an exam the service holds (\`answers\`: \`{ index, answer }\` by question index, with \`application\`). \`language\` when linguagens is answered. The structured result is the answer of POST /v1/scores.`,
     inputSchema: SCORE_INPUT,
+    outputSchema: ScoreAnswerSchema,
     run: (answers, args) => {
-      const problem = bodyProblem(args)
-      if (problem !== undefined) throw new ApiError(400, problem)
-      const answer = JSON.parse(computeScores.answer(answers, {}, {}, args).raw.toString('utf8')) as ScoreAnswer
+      const { body, form } = readScoreRequest(args)
+      let answer: ScoreAnswer
+      try {
+        answer = JSON.parse(answerOfBody(computeScores, answers, body).raw.toString('utf8')) as ScoreAnswer
+      } catch (error) {
+        throw inFormWords(error, form)
+      }
       return { structured: answer, text: scoreText(answer, labels(answers)) }
     }
   }

@@ -77,7 +77,7 @@ test('an Origin or Host of another site is 403 with the API\'s error body (DNS-r
 
 test('a body over 16 KiB is 413, another content type 415, a JSON-RPC batch 400: the API\'s error bodies, before the protocol', async (t) => {
   const { request } = await build(t, { PUBLIC_URL })
-  // Under the bound: the protocol answers (a search that finds nothing is still an answer).
+  // Under the bound: the protocol answers (a tool's refusal of an argument it does not take is still an answer).
   const justUnder = toolCall(1, 'search_questions', { q: 'x'.repeat(100), pad: 'a'.repeat(MCP_ENDPOINT.bodyLimit - 300) })
   assert.ok(JSON.stringify(justUnder).length <= MCP_ENDPOINT.bodyLimit)
   assert.equal((await request(mcpRequest(justUnder))).statusCode, 200)

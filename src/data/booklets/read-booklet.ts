@@ -123,16 +123,15 @@ function bodySize (lines: readonly Line[]): number {
 }
 
 /**
- * Lines mostly (UNREADABLE_SHARE) in glyphs without text mapping, with words' worth of them
- * (UNREADABLE_GLYPHS), are prose set in such a font: read by OCR. Any other line with such glyphs
- * is a formula's (a symbol font's brackets, a root): cropped as a figure.
+ * A line with a few glyphs (UNREADABLE_GLYPHS) of a text font that have no text mapping is prose
+ * set in such a font (2021 maps some letters of its Arial and not others): read by OCR. A line whose
+ * unmapped glyphs are a symbol font's (a formula's brackets, π, a root) is cropped as a figure.
  */
-const UNREADABLE_SHARE = 0.5
-const UNREADABLE_GLYPHS = 6
+const UNREADABLE_GLYPHS = 3
+const SYMBOL_FONT = /symbol|math|mt ?extra|euclid|cmsy|cmex|msam|msbm|wingding|dingbat|zapf/iu
 
 function isProseUnmapped (line: Line): boolean {
-  const unmapped = line.glyphs.filter((glyph) => !glyph.mapped).length
-  return unmapped >= UNREADABLE_GLYPHS && unmapped / line.glyphs.length >= UNREADABLE_SHARE
+  return line.glyphs.filter((glyph) => !glyph.mapped && !SYMBOL_FONT.test(glyph.font)).length >= UNREADABLE_GLYPHS
 }
 
 /**
@@ -145,12 +144,15 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
   const region = grow(union(lines.map((line) => line.box)), 2)
   const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }, OCR_DPI)
   for (const line of lines) {
+    // An alternative's letter that its font maps is kept as it is; OCR reads a boxed letter badly.
+    const letter = letterOf(line)
+    const start = letter === null ? line.box.x0 : line.glyphs[0]!.box.x1
     const own = words.filter((word) => {
       const x = (word.box.x0 + word.box.x1) / 2
       const y = (word.box.y0 + word.box.y1) / 2
-      return x >= line.box.x0 - 1 && x <= line.box.x1 + 1 && y >= line.box.y0 - 1 && y <= line.box.y1 + 1
+      return x >= start - 1 && x <= line.box.x1 + 1 && y >= line.box.y0 - 1 && y <= line.box.y1 + 1
     }).sort((a, b) => a.box.x0 - b.box.x0)
-    if (own.length > 0) read.set(line, own.map((word) => word.text).join(' '))
+    if (own.length > 0) read.set(line, [...(letter === null ? [] : [letter]), ...own.map((word) => word.text)].join(' '))
   }
   return read
 }

@@ -143,6 +143,7 @@ function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
  */
 function isLabelLike (text: string): boolean {
   const tokens = text.split(/\s+/u).filter((token) => token !== '')
+  if (tokens.length === 0) return false
   if (tokens.every((token) => /^[\d.,%−–-]+$/u.test(token))) return true
   return tokens.length <= 5 && !/[.:?!;]$/u.test(text.trim())
 }

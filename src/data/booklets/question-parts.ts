@@ -116,7 +116,7 @@ function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]):
  * its text starts (a hanging indent), no farther below than a line (2009 spaces its lines wide), above the next letter.
  */
 function continuation (marker: LineElement, lines: readonly LineElement[], limit: number): LineElement[] {
-  const textStart = marker.line.glyphs.find((glyph, at) => at > 0 && glyph.text.trim() !== '')?.box.x0 ?? marker.line.box.x0
+  const textStart = marker.line.glyphs.find((glyph, at) => at > 0 && (glyph.text.trim() !== '' || !glyph.mapped))?.box.x0 ?? marker.line.box.x0
   const own: LineElement[] = []
   let last = marker.line
   for (;;) {

@@ -194,26 +194,34 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const lines = joinSplitLabels(textLines(marks.glyphs, { gap: COLUMN_GAP, gutterX: gutter?.x ?? null }))
   const furniture = pageFurniture(lines, content)
   const headings = lines.filter((line) => furniture.get(line) === 'heading')
-  const body = lines.filter((line) => !furniture.has(line))
-  const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
+  const printed = lines.filter((line) => !furniture.has(line))
+  const labels = [...headings, ...printed.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
+  // Prose in a font without text mapping is read by OCR first, so that figures are told by what it says.
+  const unreadable = printed.filter((line) => line.unmapped && isProseUnmapped(line) && !labels.includes(line))
+  const read = ocr(unreadable)
+  const ocrLines = new Set<Line>()
+  const body = printed.map((line) => {
+    const text = read.get(line)
+    if (text === undefined) return line
+    const readLine = { ...line, text, unmapped: false }
+    ocrLines.add(readLine)
+    return readLine
+  })
   const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
-  // Text without a usable mapping: mostly so, read by OCR; a few glyphs (a formula's symbols), the line is cropped as a figure.
+  // A few glyphs without mapping (a formula's symbols), or a mark drawn across: the line is cropped as a figure.
   const drawnOver = drawnOverText(marks.paths, figures, labels, gutter)
   const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line)
-  const formulas = free.filter(isFormula).map(withoutLetter)
+  const formulaSources = new Set(free.filter(isFormula))
+  const formulas = [...formulaSources].map(withoutLetter)
   const letters = formulas.flatMap((line) => letterLines.get(line) ?? [])
-  const unreadable = free.filter((line) => line.unmapped && isProseUnmapped(line))
-  const read = ocr(unreadable)
   for (const group of cluster(formulas.map((line) => line.box), 0.3 * textSize)) {
     const own = group.map((at) => formulas[at]!)
     const box = union(own.map((line) => line.box))
     figures.push({ box: grow(box, 1), lines: own, image: false, parts: own.map((line) => line.box) })
   }
-  const formulaSources = new Set(free.filter(isFormula))
   const loose = [...body.filter((line) => !inFigures.has(line) && !formulaSources.has(line)), ...letters]
-    .map((line) => (read.has(line) ? { ...line, text: read.get(line)!, unmapped: false } : line))
   const items: Array<{ box: Box, make: (place: FlowElement['place']) => FlowElement }> = [
     ...headings.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'heading', page: marks.number, place, line }) })),
     ...loose.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'line', page: marks.number, place, line }) })),
@@ -230,7 +238,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
       furniture: [...furniture].map(([line, kind]) => ({ line, kind })),
       figures,
       unmapped: loose.filter((line) => line.unmapped),
-      ocr: loose.filter((line) => unreadable.some((other) => other.box === line.box) && !line.unmapped),
+      ocr: loose.filter((line) => ocrLines.has(line)),
       formulas
     },
     elements

@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { furnitureOfText } from '../../../src/data/booklets/furniture.ts'
 import { openPdf } from '../../../src/data/booklets/page-marks.ts'
 import { readBooklet } from '../../../src/data/booklets/read-booklet.ts'
+import { tesseract, type OcrReader } from '../../../src/data/booklets/ocr.ts'
 import { loadDataset } from '../../../src/data/dataset/load-dataset.ts'
 import { isUsableCharacter } from '../../../src/data/booklets/page-marks.ts'
 import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
@@ -45,8 +46,11 @@ interface DayReading {
 }
 
 const readings = new Map<string, DayReading>()
-/** One booklet (`<year>/<file>`) read and made records, with its answer key when the folder has it; no figure cropped. */
-function readDay (file: string): DayReading {
+/**
+ * One booklet (`<year>/<file>`) read and made records, with its answer key when the folder has it; no
+ * figure cropped. `pages`: its first pages only; `ocr`: text without mapping read by Tesseract.
+ */
+function readDay (file: string, { pages, ocr }: { pages?: number, ocr?: OcrReader } = {}): DayReading {
   const cached = readings.get(file)
   if (cached !== undefined) return cached
   const folder = mkdtempSync(path.join(scratch, 'day-'))
@@ -60,10 +64,11 @@ function readDay (file: string): DayReading {
   const pdf = openPdf(readFileSync(day.booklet), name)
   try {
     const leftOut: LeftOut[] = []
-    const converted = convertDay({ year: exam!.year, application: exam!.application }, day, () => null, readBooklet(pdf), keys, leftOut, [])
-    const reading = { keys, records: converted.map(({ record }) => record), leftOut }
-    readings.set(file, reading)
-    return reading
+    const reading = readBooklet(pages === undefined ? pdf : { ...pdf, pages }, { ocr: ocr ?? null })
+    const converted = convertDay({ year: exam!.year, application: exam!.application }, day, () => null, reading, keys, leftOut, [])
+    const read = { keys, records: converted.map(({ record }) => record), leftOut }
+    readings.set(file, read)
+    return read
   } finally {
     pdf.close()
   }
@@ -147,6 +152,31 @@ for (const [day, blue, other] of [[1, '2025/2025_PV_impresso_D1_CD1.pdf', '2025/
     assert.ok(differing.length <= 0.05 * shared.length, `${differing.length} of ${shared.length} items differ`)
   })
 }
+
+test('2021 day 2 (yellow), its text set in fonts without text mapping, read by OCR in Portuguese: its first pages agree with the transcription of the same items', { skip: skipDataset }, (t) => {
+  const { keys, records } = readDay('2021/2021_PV_impresso_D2_CD5.pdf', { pages: 5, ocr: tesseract })
+  // The transcription follows the blue booklet (CD7): the same item stands there at another number.
+  const blue = bookletKeys({ year: 2021, application: 'regular', day: 2, cd: 7, inepDir: INEP_DATA_DIR })
+  const blueIndex = new Map(blue.positions.flatMap((position) => (position.item?.item == null ? [] : [[position.item.item, position.index] as const])))
+  let compared = 0
+  let alternatives = 0
+  let statements = 0
+  for (const record of records) {
+    const item = keys.positions.find((position) => position.index === record.index)?.item?.item
+    const theirs = item == null ? null : transcription(2021, { ...record, index: blueIndex.get(item) ?? -1 })
+    if (theirs === null) continue
+    const comparison = compareRecords(record, theirs)
+    compared++
+    if (comparison.alternatives) alternatives++
+    if (comparison.theirsInOurs >= RATIO) statements++
+  }
+  t.diagnostic(`${records.length} records on the first pages; ${compared} compared: alternatives equal ${alternatives}, their statement in ours ${statements}`)
+  assert.ok(compared >= 8, `only ${compared} records compared`)
+  // OCR's own floor: statements as the contract's; alternatives 80 %, for the transcription errs too (docs/data.md:
+  // its 127 D and 107 B, where the booklet prints "sementes" and "o maior").
+  assert.ok(statements >= 0.9 * compared, `their statement in ours: ${statements} of ${compared}`)
+  assert.ok(alternatives >= 0.8 * compared, `alternatives equal: ${alternatives} of ${compared}`)
+})
 
 const GARBAGE = (text: string) => [...text].some((character) => !isUsableCharacter(character.codePointAt(0)!) && character !== '\n')
 

@@ -1,4 +1,4 @@
-import { type Box, coveredShare, grow, height, near, union, width } from './boxes.ts'
+import { type Box, coveredShare, grow, height, near, union, verticalOverlap, width } from './boxes.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
 import type { Line } from './text-lines.ts'
@@ -83,7 +83,9 @@ export function pageFigures (input: FigureInput): Figure[] {
     if (!image) {
       if (members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
       if (width(box) < DECORATION_SIZE * textSize && height(box) < DECORATION_SIZE * textSize) continue
-      if (input.labels.some((label) => near(label.box, box, 3))) continue
+      // The rule or band beside a question's label (2021 sets it a little apart) decorates the label.
+      if (input.labels.some((label) => near(label.box, box, 3) || (verticalOverlap(label.box, box) > 0 && height(box) < 2 * height(label.box) &&
+        box.x0 >= label.box.x1 - 2 && box.x0 - label.box.x1 < 3 * label.size))) continue
     }
     // The cluster's box holds text set inside it (labels, cells); that text is the figure's.
     const grown = grow(box, LABEL_MARGIN)

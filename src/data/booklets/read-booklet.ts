@@ -195,9 +195,9 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const furniture = pageFurniture(lines, content)
   const headings = lines.filter((line) => furniture.get(line) === 'heading')
   const printed = lines.filter((line) => !furniture.has(line))
-  const labels = [...headings, ...printed.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
-  // Prose in a font without text mapping is read by OCR first, so that figures are told by what it says.
-  const unreadable = printed.filter((line) => line.unmapped && isProseUnmapped(line) && !labels.includes(line))
+  // Prose in a font without text mapping (2021's labels too) is read by OCR first, so that labels and
+  // figures are told by what it says.
+  const unreadable = printed.filter((line) => line.unmapped && isProseUnmapped(line))
   const read = ocr(unreadable)
   const ocrLines = new Set<Line>()
   const body = printed.map((line) => {
@@ -207,6 +207,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
     ocrLines.add(readLine)
     return readLine
   })
+  const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
   const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))

@@ -73,7 +73,13 @@ export function pageFigures (input: FigureInput): Figure[] {
       .filter((path) => input.gutterX === null || !(width(path.box) < 4 && path.box.x0 - 2 < input.gutterX && path.box.x1 + 2 > input.gutterX && height(path.box) > 100))
       .map((path) => ({ box: path.box, image: false, thin: isThin(path.box) }))
   ]
-  const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP).map((members) => members.map((at) => marks[at]!))
+  // Nothing is one figure across the gutter: two tables side by side in two columns are two figures,
+  // and a figure's labels come from its own column (a figure that spans both has both).
+  const gutterX = input.gutterX
+  const apart = (a: Box, b: Box) => gutterX !== null && ((a.x1 <= gutterX && b.x0 >= gutterX) || (b.x1 <= gutterX && a.x0 >= gutterX))
+  const sameSide = (figure: Box, line: Box) => gutterX === null || (figure.x1 - 2 > gutterX && figure.x0 + 2 < gutterX) ||
+    ((line.x0 + line.x1) / 2 < gutterX) === ((figure.x0 + figure.x1) / 2 < gutterX)
+  const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP, apart).map((members) => members.map((at) => marks[at]!))
   const figures: Figure[] = []
   for (const all of clusters) {
     const members = all.filter((mark) => mark.text !== true)
@@ -81,7 +87,9 @@ export function pageFigures (input: FigureInput): Figure[] {
     const box = union(members.map((mark) => mark.box))
     const image = members.some((mark) => mark.image)
     if (!image) {
-      if (members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
+      // A lone rule decorates, unless short words are set along it (a segment with its points named).
+      const named = all.length > members.length
+      if (!named && members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
       if (width(box) < DECORATION_SIZE * textSize && height(box) < DECORATION_SIZE * textSize) continue
       // The rule or band beside a question's label (2021 sets it a little apart) decorates the label.
       if (input.labels.some((label) => near(label.box, box, 3) || (verticalOverlap(label.box, box) > 0 && height(box) < 2 * height(label.box) &&
@@ -96,23 +104,20 @@ export function pageFigures (input: FigureInput): Figure[] {
       if (inked > 0.35 * width(box) * height(box)) continue
     }
     const whole = union([box, ...lines.map((line) => line.box)])
-    // Labels come from the figure's own column.
-    const gutterX = input.gutterX
-    const side = (b: Box) => gutterX === null || (whole.x1 - 2 > gutterX && whole.x0 + 2 < gutterX) || ((b.x0 + b.x1) / 2 < gutterX) === ((whole.x0 + whole.x1) / 2 < gutterX)
-    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && side(line.box)))
+    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && sameSide(whole, line.box)))
     const parts = [...members.map((mark) => mark.box), ...lines.map((line) => line.box), ...labels.map((line) => line.box)]
     figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
   // Pieces merged (an axis title beside its chart) hold more text between them: taken once more.
-  return mergeOverlapping(mergeOverlapping(figures).map((figure) => {
+  return mergeOverlapping(mergeOverlapping(figures, apart).map((figure) => {
     // An alternative's letter beside stacked pieces is no piece's text.
     const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && letterOf(line) === null &&
       coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
     const around = union([figure.box, ...inside.map((line) => line.box)])
-    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line)))
+    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line) && sameSide(around, line.box)))
     const added = [...inside, ...labels]
     return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
-  }))
+  }), apart)
 }
 
 const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-Ú]{2,}[A-ZÀ-Ú\s-]*, [A-ZÀ-Ú]\./u
@@ -150,9 +155,9 @@ function isLabelLike (text: string): boolean {
   return tokens.length <= 5 && !/[.:?!;]$/u.test(text.trim())
 }
 
-/** Figures whose boxes overlap (a label joined two clusters) become one. */
-function mergeOverlapping (figures: Figure[]): Figure[] {
-  const groups = cluster(figures.map((figure) => figure.box), 0)
+/** Figures whose boxes overlap (a label joined two clusters) become one, unless `apart`. */
+function mergeOverlapping (figures: Figure[], apart: (a: Box, b: Box) => boolean): Figure[] {
+  const groups = cluster(figures.map((figure) => figure.box), 0, apart)
   return groups.map((members) => {
     const parts = members.map((at) => figures[at]!)
     if (parts.length === 1) return parts[0]!
@@ -176,8 +181,8 @@ export function cutFigure (figure: Figure, cuts: readonly number[]): Figure[] {
   return pieces
 }
 
-/** Indices of boxes grouped by nearness (union-find over pairs within `gap`). */
-export function cluster (boxes: readonly Box[], gap: number): number[][] {
+/** Indices of boxes grouped by nearness (union-find over pairs within `gap`, unless `apart`). */
+export function cluster (boxes: readonly Box[], gap: number, apart: (a: Box, b: Box) => boolean = () => false): number[][] {
   const parent = boxes.map((_, at) => at)
   const find = (at: number): number => {
     while (parent[at] !== at) {
@@ -192,7 +197,7 @@ export function cluster (boxes: readonly Box[], gap: number): number[][] {
     for (let j = i + 1; j < order.length; j++) {
       const b = boxes[order[j]!]!
       if (b.x0 - gap > a.x1) break
-      if (near(a, b, gap)) parent[find(order[i]!)] = find(order[j]!)
+      if (near(a, b, gap) && !apart(a, b)) parent[find(order[i]!)] = find(order[j]!)
     }
   }
   const groups = new Map<number, number[]>()

@@ -35,7 +35,7 @@ function term (glyphs: readonly Glyph[]): string {
     previous = glyph
   }
   text = text.trim()
-  return /^[\p{L}\p{N},.]+( \d{3})*$/u.test(text) ? text : `(${text})`
+  return /^[\p{L}\p{N},.]+( \d{3}\p{L}*)*$/u.test(text) ? text : `(${text})`
 }
 
 /** The glyphs with every printed fraction made one glyph, and the paths left when their rules are taken. */

@@ -1,5 +1,6 @@
 import { cutFigure, type Figure } from './figures.ts'
 import { letterOf } from './letters.ts'
+import { verticalOverlap } from './boxes.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -68,7 +69,7 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
       .filter((other) => other !== marker && other.page === marker.page && Math.abs(other.line.box.x0 - marker.line.box.x0) < 2 * marker.line.size && other.line.box.y0 > marker.line.box.y0)
       .sort((a, b) => a.line.box.y0 - b.line.box.y0)[0]
     const limit = below?.line.box.y0 ?? Infinity
-    const own = continuation(marker, lines.filter((line) => !used.has(line)), limit)
+    const own = continuation(marker, lines.filter((line) => !used.has(line) && !markerElements.includes(line)), limit)
     for (const line of own) used.add(line)
     const figure = figures.find((element) => {
       if (used.has(element) || element.page !== marker.page) return false
@@ -116,9 +117,16 @@ function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]):
  * its text starts (a hanging indent), no farther below than a line (2009 spaces its lines wide), above the next letter.
  */
 function continuation (marker: LineElement, lines: readonly LineElement[], limit: number): LineElement[] {
-  const textStart = marker.line.glyphs.find((glyph, at) => at > 0 && (glyph.text.trim() !== '' || !glyph.mapped))?.box.x0 ?? marker.line.box.x0
   const own: LineElement[] = []
-  let last = marker.line
+  // A letter set alone (its text stands on another baseline: a fraction, a formula) is followed on its row.
+  const alone = marker.line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped).length === 1
+  const beside = alone
+    ? lines.find((element) => element.page === marker.page && verticalOverlap(element.line.box, marker.line.box) > 0.3 * marker.line.size &&
+      element.line.box.x0 > marker.line.box.x1 && element.line.box.x0 - marker.line.box.x1 < 4 * marker.line.size)
+    : undefined
+  if (beside !== undefined) own.push(beside)
+  const textStart = beside?.line.box.x0 ?? marker.line.glyphs.find((glyph, at) => at > 0 && (glyph.text.trim() !== '' || !glyph.mapped))?.box.x0 ?? marker.line.box.x0
+  let last = beside?.line ?? marker.line
   for (;;) {
     const next = lines.find((element) => element.page === marker.page && !own.includes(element) && element !== marker &&
       element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < 1.1 * last.size &&
@@ -131,16 +139,29 @@ function continuation (marker: LineElement, lines: readonly LineElement[], limit
 
 /**
  * The elements that start alternatives A–E, in letter order, or null. Read from the end back, the
- * last letter of each kind is taken, so a statement's own sentence that begins with "A" is not.
+ * last letter of each kind is taken, so a statement's own sentence that begins with "A" is not. The
+ * five letters of a question stand one under another: where letters at one left edge hold all five,
+ * those are taken, so a drawing's vertex labelled "A" … "E" beside them is not (alternatives in a
+ * grid, at two edges, are read from all the letters).
  */
 function findMarkers (elements: readonly FlowElement[]): number[] | null {
-  const found = new Map<string, number>()
-  for (let at = elements.length - 1; at >= 0 && found.size < 5; at--) {
-    const letter = markerOf(elements[at]!)
-    if (letter !== null && !found.has(letter)) found.set(letter, at)
+  const candidates = elements.flatMap((element, at) => {
+    const letter = markerOf(element)
+    return letter === null || element.kind !== 'line' ? [] : [{ at, letter, x: element.line.box.x0, page: element.page }]
+  })
+  const lastOfEach = (pool: typeof candidates) => {
+    const found = new Map<string, number>()
+    for (let at = pool.length - 1; at >= 0 && found.size < 5; at--) {
+      if (!found.has(pool[at]!.letter)) found.set(pool[at]!.letter, pool[at]!.at)
+    }
+    return found.size < 5 ? null : LETTERS.map((letter) => found.get(letter)!)
   }
-  if (found.size < 5) return null
-  return LETTERS.map((letter) => found.get(letter)!)
+  const edges = [...new Set(candidates.map(({ x }) => Math.round(x)))].sort((a, b) => a - b)
+  for (const edge of edges) {
+    const aligned = lastOfEach(candidates.filter(({ x }) => Math.abs(x - edge) <= 3))
+    if (aligned !== null) return aligned
+  }
+  return lastOfEach(candidates)
 }
 
 /** Statement elements into paragraphs and figures. */

@@ -96,12 +96,16 @@ export const OfficialYearSchema = Type.Object({
 
 export const CORRECTED_FIELDS = ['correctAlternative', 'discipline', 'language'] as const
 
-export const CorrectionRowSchema = Type.Object({
+/** Which record a row is about: its exam (`application` absent for a regular one), position and language. */
+const RECORD_PLACE = {
   year: Type.Integer({ minimum: 1 }),
-  /** Absent for a record of a regular exam. */
   application: Type.Optional(ApplicationSchema),
   index: Type.Integer({ minimum: 1 }),
-  language: Type.Union([Type.String(), Type.Null()]),
+  language: Type.Union([Type.String(), Type.Null()])
+}
+
+export const CorrectionRowSchema = Type.Object({
+  ...RECORD_PLACE,
   field: Type.Enum(CORRECTED_FIELDS),
   inDataset: Type.Union([Type.String(), Type.Null()], { description: 'The value the dataset held when the row was written' }),
   served: Type.String({ description: 'The value served instead' }),
@@ -117,11 +121,7 @@ export const REPAIR_RULES = ['no-statement', 'placeholder-image', 'empty-alterna
  * row says what was done and from where.
  */
 export const RepairRowSchema = Type.Object({
-  year: Type.Integer({ minimum: 1 }),
-  /** Absent for a record of a regular exam. */
-  application: Type.Optional(ApplicationSchema),
-  index: Type.Integer({ minimum: 1 }),
-  language: Type.Union([Type.String(), Type.Null()]),
+  ...RECORD_PLACE,
   rules: Type.Array(Type.Enum(REPAIR_RULES), { minItems: 1, description: 'The rules that took the record (src/data/sources/booklet-repairs.ts)' }),
   fields: Type.Array(Type.String(), { description: 'The fields replaced by the booklet\'s (`context`, `files`, `alternativesIntroduction`, `alternatives/D/text`); none when not repaired' }),
   source: Type.String({ description: 'The booklet and question read' }),

@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs'
+import { copyFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
 import { build } from 'esbuild'
 
 /*
@@ -32,6 +34,10 @@ await build({
   sourcemap: true,
   logLevel: 'warning'
 })
+
+// MuPDF (the booklets' reader, bundled into dist/dataset.js) loads its WebAssembly from beside the
+// module that runs it: `new URL('mupdf-wasm.wasm', import.meta.url)`, dist/ once bundled.
+copyFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('mupdf')), 'mupdf-wasm.wasm'), 'dist/mupdf-wasm.wasm')
 
 // The question browser's client (src/web/), next to the bundle: src/http/routes/question-browser.ts
 // reads it from dist/web/ when running from dist/server.js, where esbuild may not be installed.

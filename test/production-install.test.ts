@@ -59,6 +59,13 @@ test('a production install (npm ci --omit=dev) runs the built server and the dat
     assert.match(checked.stdout, /^Summary: 0 errors/m)
   })
 
+  await t.test('dist/dataset.js loads the booklets\' reader (MuPDF, bundled with its WebAssembly beside it) with no dev dependency', () => {
+    assert.ok(!existsSync(path.join(dir, 'node_modules', 'mupdf')), 'mupdf is a dev dependency')
+    const usage = spawnSync(process.execPath, ['dist/dataset.js', '--help'], { cwd: dir, encoding: 'utf8' })
+    assert.equal(usage.status, 0, usage.stderr)
+    assert.match(usage.stdout, /booklets/)
+  })
+
   await t.test('npm start serves, without building', async () => {
     const child = spawn('npm', ['start', '--silent'], {
       cwd: dir,

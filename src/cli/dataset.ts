@@ -1,9 +1,10 @@
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { tesseract, unlessUnavailable } from '../data/booklets/ocr.ts'
 import { BuildRefused, buildDataset, INEP_DATA_DIR } from '../data/sources/build-dataset.ts'
 import type { CloneOrigin } from '../data/sources/fetch-source.ts'
-import { SOURCE_NAMES, SOURCE_PINS, type SourceName } from '../data/sources/source-pins.ts'
+import { SOURCE_NAMES, SOURCE_PINS, type RepositorySourceName, type SourceName } from '../data/sources/source-pins.ts'
 
 /**
  * `npm run dataset -- <out-dir>`: every exam, from the public sources, into one dataset folder
@@ -15,12 +16,13 @@ const DEFAULT_CACHE = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(
 const USAGE = `Usage: npm run dataset -- <out-dir> [--source NAME=PATH]... [--json]
   out-dir             the dataset folder to write; must be absent or empty (serve it with ENEM_DATA_DIR=<out-dir>)
   --source NAME=PATH  read a local copy instead of cloning; NAME is one of:
-${SOURCE_NAMES.map((name) => `                        ${name.padEnd(8)} ${SOURCE_PINS[name].localCopy} (${SOURCE_PINS[name].repository})`).join('\n')}
+${SOURCE_NAMES.map((name) => { const pin = SOURCE_PINS[name]; return `                        ${name.padEnd(8)} ${pin.localCopy} (${pin.kind === 'files' ? `${pin.publisher}'s files, each from its pinned public git copy` : pin.repository})` }).join('\n')}
   --cache DIR         where clones are kept between builds (default ${DEFAULT_CACHE})
   --git NAME=URL#COMMIT  clone NAME from another address and commit (a mirror); its git hashes are checked all the same
+                      (not booklets: its files come from several repositories, each pinned on its own)
   --inep DIR          INEP's item data the conversions read (default ${INEP_DATA_DIR})
   --json              print the manifest (manifest.json) instead of a summary
-Every path read is checked against the git hash it is pinned to; a source that does not match is refused and nothing is written.`
+Every path read is checked against the git hash it is pinned to (a booklet against its git blob and SHA-256); a source that does not match is refused and nothing is written.`
 
 let parsed: ReturnType<typeof parse>
 function parse () {
@@ -69,8 +71,9 @@ function bySource (values: readonly string[] | undefined, option: string): Parti
 }
 
 const localCopies = bySource(parsed.values.source, 'source')
-const origins: Partial<Record<SourceName, CloneOrigin>> = {}
+const origins: Partial<Record<RepositorySourceName, CloneOrigin>> = {}
 for (const [name, value] of Object.entries(bySource(parsed.values.git, 'git')) as Array<[SourceName, string]>) {
+  if (name === 'booklets') fail(`--git booklets=${value}: the booklets come from several repositories, each file pinned on its own; give a local copy instead (--source booklets=PATH)`)
   const hash = value.lastIndexOf('#')
   const commit = value.slice(hash + 1)
   if (hash <= 0 || !/^[0-9a-f]{40}$/.test(commit)) fail(`--git ${name}=${value}: expected URL#COMMIT, the commit in 40 hex digits`)
@@ -78,6 +81,9 @@ for (const [name, value] of Object.entries(bySource(parsed.values.git, 'git')) a
 }
 
 const json = parsed.values.json === true
+// Tesseract reads booklet text set in a font with no text mapping; without it such questions are left out, and the build goes on.
+const ocrWarnings: string[] = []
+const ocr = unlessUnavailable(tesseract, (reason) => ocrWarnings.push(`dataset: OCR: ${reason}; booklet questions that needed it are left out (manifest.json says which)`))
 const started = Date.now()
 // Progress is for a person at a terminal; a pipe or a log gets the summary (or the manifest) alone.
 const progress = process.stderr.isTTY ? (line: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}\n`) : undefined
@@ -88,13 +94,16 @@ try {
     origins,
     cacheDir: path.resolve(parsed.values.cache ?? DEFAULT_CACHE),
     ...(parsed.values.inep === undefined ? {} : { inepDir: path.resolve(parsed.values.inep) }),
+    ocr,
     ...(progress === undefined ? {} : { progress })
   })
+  for (const warning of ocrWarnings) process.stderr.write(`${warning}\n`)
   if (json) {
     process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`)
   } else {
     for (const exam of manifest.exams) {
-      process.stdout.write(`${exam.exam.padEnd(9)} ${String(exam.written).padStart(4)} records${exam.leftOut.length === 0 ? '' : `, ${exam.leftOut.length} left out`}  (${exam.source})\n`)
+      const repaired = exam.repairs === undefined ? '' : `, ${exam.repairs.repaired} repaired from ${exam.repairs.booklets.join(', ')}${exam.repairs.notRepaired === 0 ? '' : ` (${exam.repairs.notRepaired} could not be)`}`
+      process.stdout.write(`${exam.exam.padEnd(9)} ${String(exam.written).padStart(4)} records${exam.leftOut.length === 0 ? '' : `, ${exam.leftOut.length} left out`}${repaired}  (${exam.source})\n`)
     }
     process.stdout.write(`Wrote ${path.resolve(outDir)}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records, ${manifest.totals.leftOut} left out (why: ${path.join(path.resolve(outDir), 'manifest.json')}). Serve it: ENEM_DATA_DIR=${outDir} npm start\n`)
   }

@@ -1,30 +1,35 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { parse } from 'csv-parse/sync'
 import { decodePath } from '../../src/data/dataset/file-addresses.ts'
-import type { Manifest } from '../../src/data/dataset/dataset-manifest.ts'
-import { buildDataset } from '../../src/data/sources/build-dataset.ts'
+import { isFilesSource, type Manifest } from '../../src/data/dataset/dataset-manifest.ts'
+import type { CorrectionsFile } from '../../src/data/official/official-table.ts'
+import type { DatasetQuestion } from '../../src/data/record-schemas.ts'
+import { buildDataset, INEP_DATA_DIR } from '../../src/data/sources/build-dataset.ts'
 import { cloneSource } from '../../src/data/sources/fetch-source.ts'
 import { convertEnemDevPpl } from '../../src/data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
-import { gitHash, treeHash } from '../../src/data/sources/git-hashes.ts'
-import { LEFT_OUT_REASONS } from '../../src/data/sources/converted-exam.ts'
+import { fileHashes, gitHash, treeHash } from '../../src/data/sources/git-hashes.ts'
+import { LEFT_OUT_REASONS, questionFolder } from '../../src/data/sources/converted-exam.ts'
 import { SOURCE_NAMES, SOURCE_PINS, type SourceName } from '../../src/data/sources/source-pins.ts'
 import { writeConversion } from '../../src/data/sources/write-conversion.ts'
 import { build, TEST_PUBLIC_URL, type SendRequest, type TestServer } from '../helper.ts'
 
 /*
- * `npm run dataset` on the three local copies ../shared holds (as CI has them): the folder it
- * writes, checked against its manifest and the pins; every answer it serves compared, byte for
- * byte, with today's three-folder setup (the dataset beside `npm run import-source`'s two
- * conversions, made here from the same copies with ../shared/inep); every image address of every
- * record fetched; a copy with one byte changed refused; the git path run on local repositories
- * made from the copies (same hashes, other commits).
+ * `npm run dataset` on the four local copies ../shared holds (as CI has them), built once for the
+ * whole file: the folder it writes, checked against its manifest and the pins; every answer it
+ * serves compared, byte for byte, with the folders served apart (the dataset, with the records the
+ * booklets repaired, beside `npm run import-source`'s two conversions, made here from the same copies
+ * with ../shared/inep, and the 2025 the booklets gave); ENEM 2025 against INEP's item data; the
+ * repairs against the predecessor's records; every image address of every record fetched; a copy
+ * with one byte changed refused; the git path run on local repositories made from the copies (same
+ * hashes, other commits).
  */
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url))
@@ -32,7 +37,8 @@ const SHARED = path.resolve(REPO, '../shared')
 const COPIES: Record<SourceName, string> = {
   dataset: path.join(SHARED, 'enem-data'),
   ppl: path.join(SHARED, 'sources', 'enem-dev-second-applications'),
-  2024: path.join(SHARED, 'sources', 'maritaca-enem-2024')
+  2024: path.join(SHARED, 'sources', 'maritaca-enem-2024'),
+  booklets: path.join(SHARED, 'inep', 'booklets')
 }
 const SHARED_INEP = path.join(SHARED, 'inep')
 const absent = [...Object.values(COPIES), SHARED_INEP].filter((dir) => !existsSync(dir))
@@ -41,7 +47,8 @@ const run = promisify(execFile)
 
 const work = mkdtempSync(path.join(tmpdir(), 'enem-dataset-'))
 after(() => rmSync(work, { recursive: true, force: true }))
-const sourceOptions = SOURCE_NAMES.flatMap((name) => ['--source', `${name}=${COPIES[name]}`])
+/** `--source NAME=PATH` for every source: the copies, or another folder for some. */
+const sourceOptions = (others: Partial<Record<SourceName, string>> = {}) => SOURCE_NAMES.flatMap((name) => ['--source', `${name}=${others[name] ?? COPIES[name]}`])
 
 /** Runs `npm run dataset` as a user does (the CLI through tsx). */
 function runDataset (...args: string[]) {
@@ -58,14 +65,35 @@ function filesUnder (dir: string, prefix = ''): string[] {
   }).sort()
 }
 
-describe('npm run dataset on the three local copies', { skip }, () => {
+/** The blue booklets of ENEM 2025 by area, as the contract (../shared/API.md, fifth round) names them. */
+const BLUE_2025: Record<string, number> = { LC: 1459, CH: 1447, CN: 1483, MT: 1471 }
+const LANGUAGE_OF: Record<string, string> = { '0.0': 'ingles', '1.0': 'espanhol' }
+
+/** ENEM 2025's positions in its blue booklets, from INEP's item data (the repository's copy): index, language, key, item. */
+function blue2025 (): Array<{ index: number, language: string | null, key: string, item: number }> {
+  const rows = parse(readFileSync(path.join(INEP_DATA_DIR, 'itens-prova', 'ITENS_PROVA_2025.csv'), 'utf8'), { columns: true, delimiter: ';' }) as Array<Record<string, string>>
+  return rows.filter((row) => BLUE_2025[row.SG_AREA!] === Number(row.CO_PROVA))
+    .map((row) => ({ index: Number(row.CO_POSICAO), language: LANGUAGE_OF[row.TP_LINGUA!] ?? null, key: row.TX_GABARITO!, item: Number(row.CO_ITEM) }))
+}
+
+/** The predecessor's records a repair rule takes, computed here from its files: no context and no figure, the placeholder image, an empty alternative. */
+function takenForRepair (record: DatasetQuestion): boolean {
+  const blank = (text: string | null) => (text ?? '').trim() === ''
+  return (blank(record.context) && record.files.length === 0) ||
+    JSON.stringify(record).includes('broken-image.svg') ||
+    record.alternatives.some((alternative) => blank(alternative.text) && alternative.file === null)
+}
+
+describe('npm run dataset on the four local copies', { skip }, () => {
   const out = path.join(work, 'full')
   let manifest: Manifest
+  let corrections: CorrectionsFile
 
   before(async () => {
-    const { code, stdout, stderr } = await runDataset(out, ...sourceOptions, '--json')
+    const { code, stdout, stderr } = await runDataset(out, ...sourceOptions(), '--json')
     assert.equal(code, 0, stderr)
     manifest = JSON.parse(stdout) as Manifest
+    corrections = JSON.parse(readFileSync(path.join(out, 'official', 'corrections.json'), 'utf8')) as CorrectionsFile
   })
 
   test('--json prints the manifest it wrote, and nothing is left beside the folder', () => {
@@ -73,10 +101,19 @@ describe('npm run dataset on the three local copies', { skip }, () => {
     assert.deepEqual(readdirSync(work), ['full'])
   })
 
-  test('the manifest names every source with its address, commit, licence and the git hash of each path read, as the copies hash', () => {
+  test('the manifest names every source with its address, commit, licence and the git hash of each path read, as the copies hash; each booklet with its own repository, commit, blob and SHA-256', () => {
     assert.deepEqual(manifest.sources.map((source) => source.name), [...SOURCE_NAMES])
     for (const source of manifest.sources) {
       const pin = SOURCE_PINS[source.name as SourceName]
+      if (isFilesSource(source)) {
+        assert.equal(pin.kind, 'files')
+        if (pin.kind !== 'files') continue
+        assert.deepEqual([source.publisher, source.address, source.obtained], [pin.publisher, pin.address, 'local copy'])
+        assert.deepEqual(source.files, pin.files.map((file) => ({ ...file, ...fileHashes(path.join(COPIES.booklets, file.local)) })))
+        continue
+      }
+      assert.equal(pin.kind, 'repository')
+      if (pin.kind !== 'repository') continue
       assert.deepEqual([source.repository, source.commit, source.licence, source.obtained], [pin.repository, pin.commit, pin.licence, 'local copy'])
       assert.deepEqual(source.read, pin.read.map(({ path: at, kind }) => ({ path: at, kind, hash: gitHash(path.join(COPIES[pin.name], pin.read.find((entry) => entry.path === at)!.local), kind) })))
     }
@@ -85,7 +122,7 @@ describe('npm run dataset on the three local copies', { skip }, () => {
   test('the manifest lists every exam of the folder with the records written and those left out, each with its reason', () => {
     const listed = JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ year: number, application?: string }>
     assert.deepEqual(manifest.exams.map((exam) => exam.exam), listed.map((exam) => exam.application === undefined ? String(exam.year) : `${exam.year}-${exam.application}`))
-    assert.equal(manifest.exams.length, 23)
+    assert.equal(manifest.exams.length, 24)
     for (const exam of manifest.exams) {
       const folders = readdirSync(path.join(out, exam.exam, 'questions')).length
       assert.equal(exam.written, folders, exam.exam)
@@ -93,29 +130,81 @@ describe('npm run dataset on the three local copies', { skip }, () => {
       for (const left of exam.leftOut) assert.equal(left.about, LEFT_OUT_REASONS[left.reason as keyof typeof LEFT_OUT_REASONS], `${exam.exam} ${left.source}`)
     }
     const sourceOf = (exam: string) => manifest.exams.find((entry) => entry.exam === exam)!.source
-    assert.deepEqual([sourceOf('2023'), sourceOf('2012-ppl'), sourceOf('2024')], ['dataset', 'ppl', '2024'])
+    assert.deepEqual([sourceOf('2023'), sourceOf('2012-ppl'), sourceOf('2024'), sourceOf('2025')], ['dataset', 'ppl', '2024', 'booklets'])
     // The predecessor's folders are copied whole: every exam's records, none left out.
     const datasetExams = JSON.parse(readFileSync(path.join(COPIES.dataset, 'exams.json'), 'utf8')) as unknown[]
     assert.equal(manifest.exams.filter((exam) => exam.source === 'dataset').length, datasetExams.length)
-    assert.deepEqual(manifest.totals, { exams: 23, written: manifest.exams.reduce((sum, exam) => sum + exam.written, 0), leftOut: manifest.exams.reduce((sum, exam) => sum + exam.leftOut.length, 0) })
+    assert.deepEqual(manifest.totals, { exams: 24, written: manifest.exams.reduce((sum, exam) => sum + exam.written, 0), leftOut: manifest.exams.reduce((sum, exam) => sum + exam.leftOut.length, 0) })
   })
 
-  describe('served: equal to today\'s three-folder setup, every image reaching the reader', () => {
+  test('ENEM 2025 holds every position INEP keys in its blue booklets (the annulled left out, each with its reason), read from the booklets', () => {
+    const positions = blue2025()
+    const exam = manifest.exams.find((entry) => entry.exam === '2025')!
+    const place = (entry: { index: number, language: string | null }) => `${entry.index} ${entry.language ?? ''}`
+    const written = readdirSync(path.join(out, '2025', 'questions')).map((folder) => JSON.parse(readFileSync(path.join(out, '2025', 'questions', folder, 'details.json'), 'utf8')) as DatasetQuestion)
+    assert.deepEqual(written.map(place).sort(), positions.filter((position) => position.key !== 'X').map(place).sort())
+    assert.deepEqual(exam.leftOut.map((left) => [place(left), left.reason]).sort(), positions.filter((position) => position.key === 'X').map((position) => [place(position), 'annulled']).sort())
+    assert.ok(exam.leftOut.length > 0, 'INEP annulled items of 2025')
+    assert.match(exam.leftOut[0]!.source, /^2025_PV_impresso_D2_CD7\.pdf question \d+$/)
+  })
+
+  test('the predecessor\'s records of 2023 day 2 a repair rule takes are each a row of the corrections report, repaired from the booklet, the others untouched', () => {
+    const questions = path.join(COPIES.dataset, '2023', 'questions')
+    const taken = readdirSync(questions).map((folder) => JSON.parse(readFileSync(path.join(questions, folder, 'details.json'), 'utf8')) as DatasetQuestion)
+      .filter((record) => record.index > 90 && takenForRepair(record)).map((record) => record.index).sort((a, b) => a - b)
+    const rows = corrections.repairs ?? []
+    assert.deepEqual(rows.map((row) => row.index), taken)
+    for (const index of [93, 95, 96, 97, 99, 101, 102, 103, 108, 112, 113, 115, 117, 122, 124, 147, 141, 142, 129]) assert.ok(taken.includes(index), `2023 #${index}, of the contract's list, is taken`)
+    for (const row of rows) {
+      assert.equal(row.year, 2023)
+      assert.match(row.source, new RegExp(`^2023_PV_impresso_D2_CD7\\.pdf question ${row.index}$`))
+      assert.ok(row.fields.length > 0, `2023 #${row.index} not repaired: ${row.detail}`)
+      const before = JSON.parse(readFileSync(path.join(questions, questionFolder(row.index, row.language), 'details.json'), 'utf8')) as DatasetQuestion
+      const after = JSON.parse(readFileSync(path.join(out, '2023', 'questions', questionFolder(row.index, row.language), 'details.json'), 'utf8')) as DatasetQuestion
+      assert.equal(takenForRepair(after), false, `2023 #${row.index} still needs repair`)
+      assert.ok((after.context ?? '').trim() !== '', `2023 #${row.index} has a context`)
+      // What changed is what the row names, nothing else.
+      const changed = [
+        ...(['context', 'files', 'alternativesIntroduction'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
+        ...after.alternatives.flatMap((alternative, at) => (['text', 'file'] as const).filter((field) => alternative[field] !== before.alternatives[at]![field]).map((field) => `alternatives/${alternative.letter}/${field}`))
+      ]
+      assert.deepEqual(changed, row.fields, `2023 #${row.index}`)
+      assert.deepEqual({ ...after, context: null, files: [], alternativesIntroduction: null, alternatives: [] }, { ...before, context: null, files: [], alternativesIntroduction: null, alternatives: [] })
+      assert.deepEqual(after.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]), before.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]))
+    }
+    const exam = manifest.exams.find((entry) => entry.exam === '2023')!
+    assert.deepEqual(exam.repairs, { source: 'booklets', booklets: ['2023_PV_impresso_D2_CD7.pdf'], repaired: rows.length, notRepaired: 0 })
+  })
+
+  describe('served: equal to the folders served apart, every image reaching the reader', () => {
     let merged: TestServer
-    let today: TestServer
+    let apart: TestServer
+    const apartDirs = ['apart-dataset', 'apart-2024', 'apart-ppl', 'apart-2025'].map((name) => path.join(work, name))
     before(async () => {
-      // Today's setup: the dataset beside what `npm run import-source` writes of each source.
-      const converted2024 = path.join(work, 'today-2024')
-      const convertedPpl = path.join(work, 'today-ppl')
+      // The dataset as it is, with the records the booklets repaired as the build wrote them.
+      const [dataset, converted2024, convertedPpl, booklets2025] = apartDirs as [string, string, string, string]
+      cpSync(COPIES.dataset, dataset, { recursive: true, mode: 0 })
+      for (const row of corrections.repairs ?? []) {
+        const folder = path.join('2023', 'questions', questionFolder(row.index, row.language))
+        rmSync(path.join(dataset, folder), { recursive: true, force: true })
+        cpSync(path.join(out, folder), path.join(dataset, folder), { recursive: true })
+      }
+      // What `npm run import-source` writes of each source.
       writeConversion(converted2024, convertMaritaca(COPIES[2024], SHARED_INEP), path.basename(COPIES[2024]))
       writeConversion(convertedPpl, convertEnemDevPpl(COPIES.ppl, SHARED_INEP), path.basename(COPIES.ppl))
+      // 2025 alone, as the build wrote it (its conversion is the other tests' to check).
+      mkdirSync(path.join(booklets2025, 'official'), { recursive: true })
+      writeFileSync(path.join(booklets2025, 'exams.json'), JSON.stringify((JSON.parse(readFileSync(path.join(out, 'exams.json'), 'utf8')) as Array<{ year: number, application?: string }>).filter((exam) => exam.year === 2025 && exam.application === undefined)))
+      cpSync(path.join(out, '2025'), path.join(booklets2025, '2025'), { recursive: true })
+      cpSync(path.join(out, 'official', '2025.json'), path.join(booklets2025, 'official', '2025.json'))
+      writeFileSync(path.join(booklets2025, 'official', 'corrections.json'), JSON.stringify({ dataset: 'booklets', rows: corrections.rows.filter((row) => row.year === 2025 && row.application === undefined) }))
       merged = await build({ after }, { ENEM_DATA_DIR: out })
-      today = await build({ after }, { ENEM_DATA_DIR: [COPIES.dataset, converted2024, convertedPpl].join(path.delimiter) })
+      apart = await build({ after }, { ENEM_DATA_DIR: apartDirs.join(path.delimiter) })
     })
 
     /** Asks both setups and compares status, type, ETag and body byte for byte. */
     async function same (address: string): Promise<Buffer> {
-      const [ours, theirs] = await Promise.all([merged.request(address), today.request(address)])
+      const [ours, theirs] = await Promise.all([merged.request(address), apart.request(address)])
       assert.equal(ours.statusCode, theirs.statusCode, address)
       assert.equal(ours.headers['content-type'], theirs.headers['content-type'], address)
       assert.equal(ours.headers.etag, theirs.headers.etag, address)
@@ -129,9 +218,9 @@ describe('npm run dataset on the three local copies', { skip }, () => {
       return response.json<T>()
     }
 
-    test('exams, every page of every exam\'s questions, every question, searches and the exports answer byte for byte as today', async () => {
+    test('exams, every page of every exam\'s questions, every question, searches and the exports answer byte for byte as the folders apart', async () => {
       const exams = JSON.parse((await same('/v1/exams')).toString()) as Array<{ year: number, application: string, languages: Array<{ value: string }> }>
-      assert.equal(exams.length, 23)
+      assert.equal(exams.length, 24)
       let questions = 0
       for (const exam of exams) {
         const query = exam.application === 'regular' ? '' : `application=${exam.application}`
@@ -150,7 +239,7 @@ describe('npm run dataset on the three local copies', { skip }, () => {
         }
       }
       assert.equal(questions, manifest.totals.written)
-      for (const search of ['q=mapa', 'q=energia&application=ppl', 'q=fotoss%C3%ADntese', 'year=2024&limit=50', 'application=ppl&year=2016&discipline=matematica&limit=50', 'q=water&language=ingles', 'application=regular,ppl&year=2011&limit=50&offset=100']) {
+      for (const search of ['q=mapa', 'q=energia&application=ppl', 'q=fotoss%C3%ADntese', 'year=2024&limit=50', 'year=2025&discipline=matematica&limit=50', 'application=ppl&year=2016&discipline=matematica&limit=50', 'q=water&language=ingles', 'application=regular,ppl&year=2011&limit=50&offset=100']) {
         await same(`/v1/questions?${search}`)
       }
       await same('/v1/export/questions.jsonl')
@@ -158,14 +247,14 @@ describe('npm run dataset on the three local copies', { skip }, () => {
       await same('/v1/export/questions.jsonl?year=2024')
     })
 
-    test('the merged folder holds every file today\'s three folders serve, with the same bytes (each served: the next test)', () => {
-      const today = new Map<string, string>()
-      for (const dir of [COPIES.dataset, path.join(work, 'today-2024'), path.join(work, 'today-ppl')]) {
-        for (const file of filesUnder(dir)) if (!file.endsWith('.json') && !today.has(file)) today.set(file, dir)
+    test('the merged folder holds every file the folders apart serve, with the same bytes (each served: the next test)', () => {
+      const apartFiles = new Map<string, string>()
+      for (const dir of apartDirs) {
+        for (const file of filesUnder(dir)) if (!file.endsWith('.json') && !apartFiles.has(file)) apartFiles.set(file, dir)
       }
       const ours = filesUnder(out).filter((file) => !file.endsWith('.json'))
-      assert.deepEqual(ours, [...today.keys()].sort())
-      const differing = ours.filter((file) => !readFileSync(path.join(out, file)).equals(readFileSync(path.join(today.get(file)!, file))))
+      assert.deepEqual(ours, [...apartFiles.keys()].sort())
+      const differing = ours.filter((file) => !readFileSync(path.join(out, file)).equals(readFileSync(path.join(apartFiles.get(file)!, file))))
       assert.deepEqual(differing, [])
     })
 
@@ -182,6 +271,7 @@ describe('npm run dataset on the three local copies', { skip }, () => {
       }
       const failures: string[] = []
       let ppl = 0
+      let booklets = 0
       for (const address of addresses) {
         const urlPath = address.slice(TEST_PUBLIC_URL.length)
         const response = await merged.request(urlPath)
@@ -189,18 +279,46 @@ describe('npm run dataset on the three local copies', { skip }, () => {
         if (response.statusCode !== 200) failures.push(`${response.statusCode} ${address}`)
         else if (onDisk === null || !response.rawPayload.equals(readFileSync(path.join(out, onDisk)))) failures.push(`other bytes: ${address}`)
         if (/\/files\/\d{4}-ppl\//.test(address)) ppl++
+        if (/\/files\/2025\//.test(address)) booklets++
       }
       assert.deepEqual(failures, [], `${failures.length} of ${addresses.size} image addresses fail`)
       // The second applications' names with percent escapes are among them, escaped once more.
       assert.ok([...addresses].some((address) => address.includes('%25C3')), 'no address of a file named with a percent escape')
       assert.ok(ppl > 500, `${ppl} second-application addresses`)
-      process.stdout.write(`# ${addresses.size} image addresses of ${records.length} records answered 200 (${ppl} of the second applications)\n`)
+      assert.equal(booklets, readdirSync(path.join(out, '2025', 'questions')).reduce((sum, folder) => sum + readdirSync(path.join(out, '2025', 'questions', folder)).filter((name) => name.endsWith('.png')).length, 0), 'every figure cropped from the 2025 booklets is shown by a record')
+      process.stdout.write(`# ${addresses.size} image addresses of ${records.length} records answered 200 (${ppl} of the second applications, ${booklets} cropped from the 2025 booklets)\n`)
     })
 
-    test('the page footer and the OpenAPI introduction credit each source served, with its licence, from the manifest', async () => {
+    test('every record of ENEM 2025 is served with INEP\'s item and key, as its item data gives them', async () => {
+      const positions = new Map(blue2025().map((position) => [`${position.index} ${position.language ?? ''}`, position]))
+      const records = (await merged.request('/v1/export/questions.jsonl?year=2025')).body.trim().split('\n').map((line) => JSON.parse(line) as { index: number, language: string | null, application: string, correctAlternative: string, inep: { item: number | null, key: string } | null })
+      assert.equal(records.length, manifest.exams.find((exam) => exam.exam === '2025')!.written)
+      for (const record of records) {
+        const position = positions.get(`${record.index} ${record.language ?? ''}`)!
+        assert.equal(record.application, 'regular')
+        assert.deepEqual([record.inep?.item, record.inep?.key, record.correctAlternative], [position.item, position.key, position.key], `2025 #${record.index} ${record.language ?? ''}`)
+      }
+    })
+
+    test('the repaired records are served complete: question 141 describes the raffle it asks about, question 129 shows its figure, not the placeholder', async () => {
+      const raffle = await json<DatasetQuestion>(merged.request, '/v1/exams/2023/questions/141')
+      assert.match(raffle.alternativesIntroduction ?? '', /sorteio/)
+      assert.match(raffle.context ?? '', /sorteio/, 'the statement describes the raffle')
+      const aldrin = await json<DatasetQuestion>(merged.request, '/v1/exams/2023/questions/129')
+      assert.equal(JSON.stringify(aldrin).includes('broken-image'), false)
+      assert.ok(aldrin.files.length > 0 && aldrin.files.every((address) => (aldrin.context ?? '').includes(address)))
+      for (const address of aldrin.files) assert.equal((await merged.request(address.slice(TEST_PUBLIC_URL.length))).statusCode, 200, address)
+    })
+
+    test('the page footer and the OpenAPI introduction credit each source served, with its licence or its publisher, from the manifest', async () => {
       const page = await json<unknown>(merged.request, '/v1/openapi.json').then((document) => (document as { info: { description: string } }).info.description)
       const footer = (await merged.request('/')).body
       for (const source of manifest.sources) {
+        if (isFilesSource(source)) {
+          assert.ok(page.includes(`(${source.address})`) && page.includes(`${source.publisher} publishes`), `OpenAPI info credits ${source.name} to ${source.publisher}`)
+          assert.ok(footer.includes(`publicados pelo ${source.publisher} (<a href="${source.address}">`), `the footer credits ${source.name} to ${source.publisher}`)
+          continue
+        }
         assert.ok(page.includes(source.repository) && page.includes(source.licence), `OpenAPI info credits ${source.name}`)
         assert.ok(footer.includes(`href="${source.repository}"`), `the footer links ${source.name}`)
       }
@@ -224,7 +342,7 @@ describe('a source that does not hash to its pin', { skip }, () => {
     assert.notEqual(changed, pinned)
 
     const out = path.join(work, 'refused')
-    const { code, stdout, stderr } = await runDataset(out, '--source', `dataset=${COPIES.dataset}`, '--source', `ppl=${COPIES.ppl}`, '--source', `2024=${copy}`)
+    const { code, stdout, stderr } = await runDataset(out, ...sourceOptions({ 2024: copy }))
     assert.equal(code, 1)
     assert.equal(stdout, '')
     const lines = stderr.trim().split('\n')
@@ -234,6 +352,37 @@ describe('a source that does not hash to its pin', { skip }, () => {
     assert.deepEqual(readdirSync(work).filter((name) => name.includes('refused')), [], 'no partial folder is left')
     rmSync(copy, { recursive: true, force: true })
   })
+
+  test('a booklet with one byte changed is refused with one line naming the file and both its hashes and the pinned ones', async () => {
+    const copy = path.join(work, 'booklets-copy')
+    for (const file of SOURCE_PINS.booklets.files) {
+      mkdirSync(path.dirname(path.join(copy, file.local)), { recursive: true })
+      cpSync(path.join(COPIES.booklets, file.local), path.join(copy, file.local), { mode: 0 })
+    }
+    const pinned = SOURCE_PINS.booklets.files.find((file) => file.local.startsWith('2023/2023_PV'))!
+    const file = path.join(copy, pinned.local)
+    const bytes = readFileSync(file)
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 1
+    rmSync(file, { force: true })
+    writeFileSync(file, bytes)
+    const changed = fileHashes(file)
+
+    const out = path.join(work, 'refused-booklet')
+    const { code, stdout, stderr } = await runDataset(out, ...sourceOptions({ booklets: copy }))
+    assert.equal(code, 1)
+    assert.equal(stdout, '')
+    const lines = stderr.trim().split('\n')
+    assert.equal(lines.length, 1, stderr)
+    for (const part of ['booklets', file, changed.blob, changed.sha256, pinned.blob, pinned.sha256, pinned.repository]) assert.ok(lines[0]!.includes(part), `${lines[0]} names ${part}`)
+    assert.equal(existsSync(out), false)
+    rmSync(copy, { recursive: true, force: true })
+  })
+})
+
+test('--git booklets=… is refused: the booklets come from several repositories, each pinned on its own', async () => {
+  const { code, stderr } = await runDataset(path.join(work, 'never'), '--git', `booklets=file:///nowhere#${'0'.repeat(40)}`)
+  assert.equal(code, 2)
+  assert.match(stderr.split('\n')[0]!, /^dataset: --git booklets=.*several repositories.*--source booklets=PATH/)
 })
 
 describe('the git path, on local repositories made from the copies (same hashes, other commits)', { skip }, () => {
@@ -257,8 +406,8 @@ describe('the git path, on local repositories made from the copies (same hashes,
   }
 
   // 2024 comes through git (a file and a folder read from other places than a local copy holds
-  // them); the other two, read by the same code, are left to their local copies to keep the run
-  // short (test/data/sources/git-source.test.ts clones a folder read whole).
+  // them); the others, read by the same code, are left to their local copies to keep the run
+  // short (test/data/sources/git-source.test.ts clones a folder read whole, and single pinned files).
   test('clones at the commit given, checks the hashes, builds the folder the local copies build (byte for byte but the manifest), and reuses the cache', async () => {
     const gpt4enem = await repository('gpt-4-enem.git', [{ 'data/enem/2023.jsonl': path.join(COPIES[2024], 'LICENSE') }, { 'data/enem/2024.jsonl': path.join(COPIES[2024], '2024.jsonl'), 'data/figures/2024': path.join(COPIES[2024], 'figures', '2024'), 'data/enem/2023.jsonl': path.join(COPIES[2024], 'LICENSE') }])
     const origins = { 2024: { url: gpt4enem.url, commit: gpt4enem.commits[1]!, ref: gpt4enem.commits[1]! } }
@@ -266,17 +415,19 @@ describe('the git path, on local repositories made from the copies (same hashes,
     const cache = path.join(work, 'cache')
     const fromGit = path.join(work, 'from-git')
     const lines: string[] = []
-    const manifest = await buildDataset({ outDir: fromGit, localCopies: { dataset: COPIES.dataset, ppl: COPIES.ppl }, cacheDir: cache, origins, progress: (line) => lines.push(line) })
-    assert.deepEqual(manifest.sources.map((source) => [source.name, source.obtained, source.commit]), [
+    const manifest = await buildDataset({ outDir: fromGit, localCopies: { dataset: COPIES.dataset, ppl: COPIES.ppl, booklets: COPIES.booklets }, cacheDir: cache, origins, progress: (line) => lines.push(line) })
+    assert.deepEqual(manifest.sources.map((source) => [source.name, source.obtained, isFilesSource(source) ? null : source.commit]), [
       ['dataset', 'local copy', SOURCE_PINS.dataset.commit],
       ['ppl', 'local copy', SOURCE_PINS.ppl.commit],
-      ['2024', 'git clone', origins[2024].commit]
+      ['2024', 'git clone', origins[2024].commit],
+      ['booklets', 'local copy', null]
     ])
     assert.ok(lines.some((line) => line.startsWith('2024: cloning')), lines.join('\n'))
     // The folder the local copies built, but for how the manifest says each source was obtained: a folder built twice is byte-identical.
     const built = JSON.parse(readFileSync(path.join(work, 'full', 'manifest.json'), 'utf8')) as Manifest
     assert.deepEqual(manifest.exams, built.exams)
-    assert.deepEqual(manifest.sources.map(({ obtained, commit, ...rest }) => rest), built.sources.map(({ obtained, commit, ...rest }) => rest))
+    const withoutHow = (source: Manifest['sources'][number]) => (isFilesSource(source) ? source : (({ obtained, commit, ...rest }) => rest)(source))
+    assert.deepEqual(manifest.sources.map(withoutHow), built.sources.map(withoutHow))
     const full = path.join(work, 'full')
     const entries = readdirSync(fromGit, { withFileTypes: true }).filter((entry) => entry.name !== 'manifest.json')
     assert.deepEqual(entries.map((entry) => entry.name).sort(), readdirSync(full).filter((name) => name !== 'manifest.json').sort())

@@ -1,6 +1,8 @@
 import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { dataProvenanceEn, dataProvenancePageHtml, dataProvenancePt } from '../../src/http/data-provenance.ts'
+import type { DataCredit } from '../../src/data/dataset/dataset-manifest.ts'
 import { build } from '../helper.ts'
 
 const server = await build({ after })
@@ -28,6 +30,18 @@ test('the question browser\'s footer says whose the questions are, where the rec
   assert.match(footer, /do INEP/)
   assert.match(footer, /<a href="https:\/\/github\.com\/yunger7\/enem-api">yunger7\/enem-api<\/a> \(repositório sob a licença GPL-2\.0\)/)
   assert.match(footer, /MIT deste servidor cobre só o código/)
+})
+
+test('files a publisher serves (INEP\'s booklets) are credited to the publisher at its address, beside the repositories and their licences', () => {
+  const credits: DataCredit[] = [
+    { title: 'the predecessor\'s dataset', repository: 'https://github.com/yunger7/enem-api', licence: 'GPL-2.0' },
+    { title: 'ENEM 2025, from INEP\'s printed booklets', publisher: 'INEP', address: 'https://download.inep.gov.br/enem/provas_e_gabaritos/' }
+  ]
+  // Markdown escapes the underscores of the link's text, not of its address.
+  const link = '[download.inep.gov.br/enem/provas\\_e\\_gabaritos](https://download.inep.gov.br/enem/provas_e_gabaritos/)'
+  assert.ok(dataProvenanceEn(credits).includes(`[yunger7/enem-api](https://github.com/yunger7/enem-api) (a repository licensed GPL-2.0), the printed booklets and answer keys INEP publishes (${link})`), dataProvenanceEn(credits))
+  assert.ok(dataProvenancePt(credits).includes(`os cadernos de prova e gabaritos publicados pelo INEP (${link})`), dataProvenancePt(credits))
+  assert.ok(dataProvenancePageHtml(credits).includes('os cadernos de prova e gabaritos publicados pelo INEP (<a href="https://download.inep.gov.br/enem/provas_e_gabaritos/">download.inep.gov.br/enem/provas_e_gabaritos</a>)'), dataProvenancePageHtml(credits))
 })
 
 test('package.json names the repository and where to report bugs, and the changelog and the OpenAPI document start at its version', async () => {

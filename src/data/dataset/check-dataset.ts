@@ -25,6 +25,12 @@ const QUESTION_FIELDS = new Set(Object.keys(DatasetQuestionSchema.properties))
 /** The predecessor's stand-in where a question's picture was lost (its dataset has one, at the root, served to six 2023 records). */
 const PLACEHOLDER_FILE = /^broken[-_]image\.[a-z]+$/i
 
+/** Whether a file address names the dataset's placeholder for a missing picture, not the question's own. */
+export function isPlaceholderAddress (address: string): boolean {
+  const named = addressedPath(address)
+  return PLACEHOLDER_FILE.test(named.slice(named.lastIndexOf('/') + 1))
+}
+
 /** A question record read from its folder. */
 export interface DatasetRecordFile {
   folder: string
@@ -136,7 +142,7 @@ export function checkQuestionConsistency (
     } else if (!servableFiles.has(servedPath(address) ?? '')) {
       // Looked up as the server will look up its served address (src/data/dataset/file-addresses.ts).
       report.add('missing_file', file, field, `${address} has no file in the dataset`)
-    } else if (PLACEHOLDER_FILE.test(address.slice(address.lastIndexOf('/') + 1))) {
+    } else if (isPlaceholderAddress(address)) {
       report.add('placeholder_image', file, field, `${address} is the dataset's placeholder for a missing picture: the question's own image is not in the dataset`)
     }
   }

@@ -13,7 +13,7 @@ import { ApplicationSchema } from '../record-schemas.ts'
 
 export const MANIFEST_FILE = 'manifest.json'
 
-export const ManifestSourceSchema = Type.Object({
+export const ManifestRepositorySourceSchema = Type.Object({
   name: Type.String({ description: 'The source\'s name for `--source NAME=PATH`' }),
   title: Type.String(),
   repository: Type.String({ description: 'Public address of its git repository' }),
@@ -23,7 +23,34 @@ export const ManifestSourceSchema = Type.Object({
   obtained: Type.Union([Type.Literal('git clone'), Type.Literal('local copy')]),
   read: Type.Array(Type.Object({ path: Type.String(), kind: Type.Union([Type.Literal('blob'), Type.Literal('tree')]), hash: Type.String() }))
 })
+export type ManifestRepositorySource = Type.Static<typeof ManifestRepositorySourceSchema>
+
+/** A source of single files its publisher serves (INEP's booklets), each read from a public git copy pinned on its own. */
+export const ManifestFilesSourceSchema = Type.Object({
+  name: Type.String({ description: 'The source\'s name for `--source NAME=PATH`' }),
+  title: Type.String(),
+  publisher: Type.String({ description: 'Who publishes the files: whom the data is credited to' }),
+  address: Type.String({ description: 'Where the publisher serves them' }),
+  obtained: Type.Union([Type.Literal('git clone'), Type.Literal('local copy')]),
+  files: Type.Array(Type.Object({
+    local: Type.String({ description: 'Its path in a local copy: `<year>/<INEP file name>`' }),
+    origin: Type.String({ description: 'Where the publisher serves it (its bytes there may have changed since: a reissue)' }),
+    repository: Type.String({ description: 'The public git copy read: its repository, commit and path' }),
+    commit: Type.String(),
+    path: Type.String(),
+    blob: Type.String({ description: 'Its git blob hash' }),
+    sha256: Type.String()
+  }))
+})
+export type ManifestFilesSource = Type.Static<typeof ManifestFilesSourceSchema>
+
+export const ManifestSourceSchema = Type.Union([ManifestRepositorySourceSchema, ManifestFilesSourceSchema])
 export type ManifestSource = Type.Static<typeof ManifestSourceSchema>
+
+/** Whether a source of the manifest is one of single files (INEP's booklets). */
+export function isFilesSource (source: ManifestSource): source is ManifestFilesSource {
+  return 'files' in source
+}
 
 export const ManifestLeftOutSchema = Type.Object({
   source: Type.String({ description: 'Where the source holds the record' }),
@@ -42,7 +69,13 @@ export const ManifestExamSchema = Type.Object({
   /** Question records the source holds for it. */
   sourceRecords: Type.Integer({ minimum: 0 }),
   written: Type.Integer({ minimum: 0 }),
-  leftOut: Type.Array(ManifestLeftOutSchema)
+  leftOut: Type.Array(ManifestLeftOutSchema),
+  repairs: Type.Optional(Type.Object({
+    source: Type.String({ description: 'The source of the booklets read' }),
+    booklets: Type.Array(Type.String(), { description: 'The booklet files read' }),
+    repaired: Type.Integer({ minimum: 0 }),
+    notRepaired: Type.Integer({ minimum: 0 })
+  }, { description: 'Records completed from a booklet of the exam: each repaired and each not repaired, with why, is a row of `official/corrections.json` (`repairs`)' }))
 })
 export type ManifestExam = Type.Static<typeof ManifestExamSchema>
 
@@ -85,15 +118,18 @@ export function readManifest (dataDir: string): Manifest | null {
 
 /** The manifest's sources, one line each: `the predecessor's dataset (GPL-2.0): https://…, commit fbe74ce`. */
 export function describeSources (manifest: Manifest): string[] {
-  return manifest.sources.map((source) => `${source.name}: ${source.title} (${source.licence}), ${source.repository} at ${source.commit.slice(0, 12)}, ${source.obtained}, ${source.read.map((entry) => `${entry.path} ${entry.kind} ${entry.hash.slice(0, 12)}`).join('; ')}`)
+  return manifest.sources.map((source) => isFilesSource(source)
+    ? `${source.name}: ${source.title} (${source.publisher}, ${source.address}), ${source.obtained}, ${source.files.map((file) => `${file.local} blob ${file.blob.slice(0, 12)} sha256 ${file.sha256.slice(0, 12)} (${file.repository} ${file.path} at ${file.commit.slice(0, 12)})`).join('; ')}`
+    : `${source.name}: ${source.title} (${source.licence}), ${source.repository} at ${source.commit.slice(0, 12)}, ${source.obtained}, ${source.read.map((entry) => `${entry.path} ${entry.kind} ${entry.hash.slice(0, 12)}`).join('; ')}`)
 }
 
-/** A source to credit wherever the data is shown: what it is, where it is, on what terms. */
-export interface DataCredit {
-  readonly title: string
-  readonly repository: string
-  readonly licence: string
-}
+/**
+ * A source to credit wherever the data is shown: what it is, where it is, on what terms (a
+ * repository's licence), or, for files read as their publisher serves them, who publishes them.
+ */
+export type DataCredit =
+  | { readonly title: string, readonly repository: string, readonly licence: string }
+  | { readonly title: string, readonly publisher: string, readonly address: string }
 
 /**
  * The sources to credit for the exams `served` (exam keys) of a folder with this manifest: each
@@ -101,5 +137,7 @@ export interface DataCredit {
  */
 export function creditsOf (manifest: Manifest, served: ReadonlySet<string>): DataCredit[] {
   const used = new Set(manifest.exams.filter((exam) => exam.written > 0 && served.has(exam.exam)).map((exam) => exam.source))
-  return manifest.sources.filter((source) => used.has(source.name)).map(({ title, repository, licence }) => ({ title, repository, licence }))
+  return manifest.sources.filter((source) => used.has(source.name)).map((source) => isFilesSource(source)
+    ? { title: source.title, publisher: source.publisher, address: source.address }
+    : { title: source.title, repository: source.repository, licence: source.licence })
 }

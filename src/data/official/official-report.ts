@@ -170,6 +170,11 @@ export class OfficialReport {
     }
     section('CORRECTED: official value served instead of the dataset\'s', [...this.applied].sort((a, b) => compareRows(a.row, b.row)).map(({ row, file }) =>
       `${file} /${row.field}: ${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)} (${row.source})`))
+    const repairs = this.#table.repairs.filter((row) => this.#exams.some((exam) => exam.summary.year === row.year))
+    section('REPAIRED: completed from INEP\'s booklet of the exam when the folder was built (npm run dataset)', repairs.filter((row) => row.fields.length > 0).map((row) =>
+      `${label(row)} (${row.rules.join(', ')}) ${row.fields.join(', ')}: ${row.detail} (${row.source})`))
+    section('NOT REPAIRED: taken for repair, but the booklet\'s reading could not complete it', repairs.filter((row) => row.fields.length === 0).map((row) =>
+      `${label(row)} (${row.rules.join(', ')}): ${row.detail} (${row.source})`))
     section('SKIPPED: the dataset no longer holds the value a correction was written against', this.skipped.map(({ row, file, datasetHolds }) =>
       file === null
         ? `${label(row)} /${row.field}: no such record in the dataset (row ${JSON.stringify(row.inDataset)} -> ${JSON.stringify(row.served)})`

@@ -96,22 +96,44 @@ export const OfficialYearSchema = Type.Object({
 
 export const CORRECTED_FIELDS = ['correctAlternative', 'discipline', 'language'] as const
 
-export const CorrectionRowSchema = Type.Object({
+/** Which record a row is about: its exam (`application` absent for a regular one), position and language. */
+const RECORD_PLACE = {
   year: Type.Integer({ minimum: 1 }),
-  /** Absent for a record of a regular exam. */
   application: Type.Optional(ApplicationSchema),
   index: Type.Integer({ minimum: 1 }),
-  language: Type.Union([Type.String(), Type.Null()]),
+  language: Type.Union([Type.String(), Type.Null()])
+}
+
+export const CorrectionRowSchema = Type.Object({
+  ...RECORD_PLACE,
   field: Type.Enum(CORRECTED_FIELDS),
   inDataset: Type.Union([Type.String(), Type.Null()], { description: 'The value the dataset held when the row was written' }),
   served: Type.String({ description: 'The value served instead' }),
   source: Type.String({ description: 'The official files the served value comes from' })
 })
 
+/** Why a record was taken for repair from a booklet (src/data/sources/booklet-repairs.ts). */
+export const REPAIR_RULES = ['no-statement', 'placeholder-image', 'empty-alternative'] as const
+
+/**
+ * A record `npm run dataset` completed from INEP's booklet of its exam, or found to need it and left
+ * as it is (`fields` empty, `detail` says why). Applied when the folder is built, not when it is served: the
+ * row says what was done and from where.
+ */
+export const RepairRowSchema = Type.Object({
+  ...RECORD_PLACE,
+  rules: Type.Array(Type.Enum(REPAIR_RULES), { minItems: 1, description: 'The rules that took the record (src/data/sources/booklet-repairs.ts)' }),
+  fields: Type.Array(Type.String(), { description: 'The fields replaced by the booklet\'s (`context`, `files`, `alternativesIntroduction`, `alternatives/D/text`); none when not repaired' }),
+  source: Type.String({ description: 'The booklet and question read' }),
+  detail: Type.String({ description: 'What was done, or why nothing was' })
+})
+
 export const CorrectionsFileSchema = Type.Object({
   /** What the rows were computed from (informative). */
   dataset: Type.String(),
-  rows: Type.Array(CorrectionRowSchema)
+  rows: Type.Array(CorrectionRowSchema),
+  /** Absent where no booklet was at hand (`npm run import-official`, the conversions). */
+  repairs: Type.Optional(Type.Array(RepairRowSchema))
 })
 
 export type OfficialPosition = Type.Static<typeof OfficialPositionSchema>
@@ -119,6 +141,7 @@ export type OfficialDisagreement = Type.Static<typeof OfficialDisagreementSchema
 export type OfficialNote = Type.Static<typeof OfficialNoteSchema>
 export type OfficialYear = Type.Static<typeof OfficialYearSchema>
 export type CorrectionRow = Type.Static<typeof CorrectionRowSchema>
+export type RepairRow = Type.Static<typeof RepairRowSchema>
 export type CorrectionsFile = Type.Static<typeof CorrectionsFileSchema>
 
 const checkYear = Compile(OfficialYearSchema)
@@ -134,12 +157,14 @@ export interface OfficialTable {
   application: Application
   years: ReadonlyMap<number, OfficialYear>
   corrections: readonly CorrectionRow[]
+  /** The records completed from a booklet when the folder was built, and those that could not be. */
+  repairs: readonly RepairRow[]
   /** The entries of each position, by `year|index`, so a lookup per record stays cheap at start-up. */
   entriesByPosition: ReadonlyMap<string, readonly OfficialPosition[]>
 }
 
 /** An official table over `years` and `corrections`, with its lookup index. */
-export function officialTable (dir: string, years: Iterable<OfficialYear>, corrections: readonly CorrectionRow[], application: Application = DEFAULT_APPLICATION): OfficialTable {
+export function officialTable (dir: string, years: Iterable<OfficialYear>, corrections: readonly CorrectionRow[], application: Application = DEFAULT_APPLICATION, repairs: readonly RepairRow[] = []): OfficialTable {
   const yearMap = new Map<number, OfficialYear>()
   const entriesByPosition = new Map<string, OfficialPosition[]>()
   for (const year of years) {
@@ -151,7 +176,7 @@ export function officialTable (dir: string, years: Iterable<OfficialYear>, corre
       else entries.push(entry)
     }
   }
-  return { dir, application, years: yearMap, corrections, entriesByPosition }
+  return { dir, application, years: yearMap, corrections, repairs, entriesByPosition }
 }
 
 /** What an official table gives about one position of an exam, for one record. */
@@ -188,6 +213,7 @@ export function officialDirFor (dataDir: string): string {
 export function readOfficialTable (dir: string, application: Application = DEFAULT_APPLICATION): OfficialTable {
   const years: OfficialYear[] = []
   let corrections: CorrectionRow[] = []
+  let repairs: RepairRow[] = []
   const ofApplication = (value: { application?: Application | undefined }) => (value.application ?? DEFAULT_APPLICATION) === application
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.json')) continue
@@ -196,6 +222,7 @@ export function readOfficialTable (dir: string, application: Application = DEFAU
       const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
       if (!checkCorrections.Check(value)) throw new Error(`${file}: ${firstError(checkCorrections.Errors(value))}`)
       corrections = value.rows.filter(ofApplication)
+      repairs = (value.repairs ?? []).filter(ofApplication)
     } else if (/^\d+(-[a-z]+)?\.json$/.test(name)) {
       const value = JSON.parse(readFileSync(file, 'utf8')) as unknown
       if (!checkYear.Check(value)) throw new Error(`${file}: ${firstError(checkYear.Errors(value))}`)
@@ -204,7 +231,7 @@ export function readOfficialTable (dir: string, application: Application = DEFAU
       if (ofApplication(value)) years.push(value)
     }
   }
-  return officialTable(dir, years, corrections, application)
+  return officialTable(dir, years, corrections, application, repairs)
 }
 
 function firstError (errors: Iterable<{ instancePath: string, message: string }>): string {

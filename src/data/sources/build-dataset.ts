@@ -1,18 +1,22 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import type { OcrReader } from '../booklets/ocr.ts'
 import { compareNewestFirst, DEFAULT_APPLICATION, parseExamKey, type Application } from '../exam-key.ts'
 import { compareRows } from '../official/corrections.ts'
 import { readItensProva } from '../official/itens-prova.ts'
 import { formatTable } from './inep-official.ts'
-import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile } from '../official/official-table.ts'
-import type { DatasetExamSummary } from '../record-schemas.ts'
-import { MANIFEST_FILE, type Manifest, type ManifestExam, type ManifestSource } from '../dataset/dataset-manifest.ts'
+import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile, type RepairRow } from '../official/official-table.ts'
+import type { DatasetExamSummary, DatasetQuestion } from '../record-schemas.ts'
+import { MANIFEST_FILE, type Manifest, type ManifestExam, type ManifestFilesSource, type ManifestSource } from '../dataset/dataset-manifest.ts'
+import { repairFromBooklet } from './booklet-repairs.ts'
+import { parseBookletFileName } from './booklet-files.ts'
+import { convertPinnedExam, pinnedBookletExams } from './booklet-source.ts'
 import { examFolder, examSummary, LEFT_OUT_REASONS, type ConvertedExam } from './converted-exam.ts'
 import { convertExam as convertPplExam } from './enem-dev-ppl.ts'
-import { cloneSource, type CloneOrigin } from './fetch-source.ts'
-import { gitHash } from './git-hashes.ts'
+import { cloneSource, fetchPinnedFiles, type CloneOrigin } from './fetch-source.ts'
+import { fileHashes, gitHash } from './git-hashes.ts'
 import { convertExam as convertMaritacaExam } from './maritaca-2024.ts'
-import { PPL_YEARS, pplFolder, SOURCE_NAMES, SOURCE_PINS, type SourceName, type SourcePin } from './source-pins.ts'
+import { PPL_YEARS, pplFolder, SOURCE_NAMES, SOURCE_PINS, type FilesPin, type RepositorySourceName, type SourceName, type SourcePin } from './source-pins.ts'
 import { correctionRows, writeConvertedExam } from './write-conversion.ts'
 
 /*
@@ -20,8 +24,10 @@ import { correctionRows, writeConvertedExam } from './write-conversion.ts'
  * (src/data/sources/source-pins.ts) into one dataset folder. Each source is cloned at its commit
  * or taken from a local copy, and every path read is checked against its git hash before anything
  * is written; 2024 and the second applications are converted as `npm run import-source` converts
- * them (checked against INEP's item data in data/inep/); the predecessor's exams are copied as
- * they are, with the repository's official tables (data/official/); everything is written to a
+ * them (checked against INEP's item data in data/inep/), and so are INEP's booklets of an exam no
+ * other source gives (2025); the predecessor's exams are copied as they are, with the repository's
+ * official tables (data/official/), and those records of theirs that a pinned booklet of their exam
+ * can complete are repaired from it (src/data/sources/booklet-repairs.ts); everything is written to a
  * temporary folder beside the output, renamed to it at the end, with `manifest.json`. Nothing in
  * the output depends on when or where it was built, so a folder built twice is byte-identical.
  */
@@ -36,9 +42,11 @@ export interface BuildOptions {
   /** Where clones are kept between builds. */
   readonly cacheDir: string
   /** Another address and commit to clone a source from (a mirror); its hashes are checked all the same. */
-  readonly origins?: Partial<Record<SourceName, CloneOrigin>>
+  readonly origins?: Partial<Record<RepositorySourceName, CloneOrigin>>
   /** INEP's item data (default data/inep/). */
   readonly inepDir?: string
+  /** Reads booklet text set in a font with no text mapping; none (the default): such questions are left out. */
+  readonly ocr?: OcrReader | null
   /** Called with each step, for the terminal. */
   readonly progress?: (line: string) => void
 }
@@ -53,6 +61,13 @@ interface ReadySource {
   readonly manifest: ManifestSource
 }
 
+/** The booklets source, checked: where each pinned file stands, by its `local` path. */
+interface ReadyFiles {
+  readonly pin: FilesPin
+  readonly paths: ReadonlyMap<string, string>
+  readonly manifest: ManifestFilesSource
+}
+
 /** Builds the dataset folder `outDir` (absent or empty); returns its manifest. Throws BuildRefused, having written nothing. */
 export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   const progress = options.progress ?? (() => {})
@@ -64,6 +79,7 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   for (const name of SOURCE_NAMES) {
     const pin = SOURCE_PINS[name]
     const local = options.localCopies[name]
+    if (pin.kind === 'files') continue
     let root: string
     let commit: string
     if (local !== undefined) {
@@ -71,7 +87,7 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
       root = path.resolve(local)
       commit = pin.commit
     } else {
-      const origin = options.origins?.[name] ?? { url: pin.repository, commit: pin.commit, ref: pin.ref }
+      const origin = options.origins?.[pin.name as RepositorySourceName] ?? { url: pin.repository, commit: pin.commit, ref: pin.ref }
       progress(`${name}: cloning ${origin.url} at ${origin.commit.slice(0, 12)} into ${options.cacheDir}`)
       try {
         ({ root, commit } = await cloneSource(options.cacheDir, pin, origin))
@@ -97,6 +113,10 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
     })
   }
 
+  // The booklets, the source of single files, last (SOURCE_NAMES' order).
+  const booklets = await readyFiles(SOURCE_PINS.booklets, options.localCopies.booklets, options.cacheDir, progress)
+
+  const datasetExams = readDatasetExams(sources.get('dataset')!.root)
   const converted: Array<{ source: SourceName, exam: ConvertedExam }> = []
   for (const year of PPL_YEARS) {
     const exam = convertOrRefuse(() => convertPplExam(sources.get('ppl')!.root, pplFolder(year), readItensProva(inepDir, year)), `ppl: ${pplFolder(year)}`)
@@ -108,11 +128,21 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
     progress(`2024: ${examFolder(exam.id)} converted, ${exam.records.length} of ${exam.sourceRecords} records (${exam.leftOut.length} left out)`)
     converted.push({ source: '2024', exam })
   }
+  // INEP's booklets: an exam no other source gives is converted; another's records are repaired from them.
+  const held = new Set([...datasetExams.map((exam) => exam.key), ...converted.map(({ exam }) => examFolder(exam.id))])
+  const repairs: BookletRepairs[] = []
+  for (const pinned of pinnedBookletExams(booklets.pin)) {
+    const key = examFolder(pinned.id)
+    const exam = convertOrRefuse(() => convertPinnedExam(pinned, booklets.paths, inepDir, options.ocr ?? null), `booklets: ${key}`)
+    progress(`booklets: ${key} read, ${exam.records.length} of ${exam.sourceRecords} questions (${exam.leftOut.length} left out), ${exam.reading?.figures ?? 0} figures${held.has(key) ? ', to repair the records another source gives' : ''}`)
+    if (held.has(key)) repairs.push({ exam, booklets: pinned.files.map((file) => path.basename(file.local)).filter((name) => parseBookletFileName(name)?.kind === 'booklet') })
+    else converted.push({ source: 'booklets', exam })
+  }
 
   const partial = path.join(path.dirname(outDir), `.${path.basename(outDir)}.partial-${process.pid}`)
   rmSync(partial, { recursive: true, force: true })
   try {
-    const manifest = writeDataset(partial, sources, converted, progress)
+    const manifest = writeDataset(partial, { sources, booklets, datasetExams, converted, repairs }, progress)
     if (existsSync(outDir)) rmdirSync(outDir)
     renameSync(partial, outDir)
     progress(`wrote ${outDir}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records (${manifest.totals.leftOut} left out)`)
@@ -139,6 +169,50 @@ function verify (pin: SourcePin, root: string): void {
   }
 }
 
+/**
+ * The booklets source ready to read: its files fetched (one partial clone per repository and commit)
+ * or found in a local copy, each checked against its git blob and SHA-256 before anything is read.
+ */
+async function readyFiles (pin: FilesPin, local: string | undefined, cacheDir: string, progress: (line: string) => void): Promise<ReadyFiles> {
+  let paths: ReadonlyMap<string, string>
+  if (local !== undefined) {
+    progress(`${pin.name}: local copy ${local}`)
+    paths = new Map(pin.files.map((file) => [file.local, path.resolve(local, file.local)]))
+  } else {
+    progress(`${pin.name}: fetching ${pin.files.length} files from ${new Set(pin.files.map((file) => `${file.repository}@${file.commit.slice(0, 12)}`)).size} repository commits into ${cacheDir}`)
+    try {
+      paths = await fetchPinnedFiles(cacheDir, pin)
+    } catch (error) {
+      throw new BuildRefused((error as Error).message)
+    }
+  }
+  for (const file of pin.files) {
+    const target = paths.get(file.local)!
+    let found: { blob: string, sha256: string }
+    try {
+      found = fileHashes(target)
+    } catch (error) {
+      throw new BuildRefused(`${pin.name}: ${target} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the pin is blob ${file.blob}, SHA-256 ${file.sha256} (${file.repository} ${file.path} at ${file.commit.slice(0, 12)})`)
+    }
+    if (found.blob !== file.blob || found.sha256 !== file.sha256) {
+      throw new BuildRefused(`${pin.name}: ${target} has git blob hash ${found.blob} and SHA-256 ${found.sha256}, the pin is ${file.blob} and ${file.sha256} (${file.repository} ${file.path} at ${file.commit.slice(0, 12)})`)
+    }
+  }
+  progress(`${pin.name}: ${pin.files.length} files match their git blob hashes and SHA-256`)
+  return {
+    pin,
+    paths: new Map([...paths].map(([at, target]) => [at, realpathSync(target)])),
+    manifest: {
+      name: pin.name,
+      title: pin.title,
+      publisher: pin.publisher,
+      address: pin.address,
+      obtained: local === undefined ? 'git clone' : 'local copy',
+      files: pin.files.map((file) => ({ ...file }))
+    }
+  }
+}
+
 function convertOrRefuse (convert: () => ConvertedExam, what: string): ConvertedExam {
   try {
     return convert()
@@ -149,15 +223,34 @@ function convertOrRefuse (convert: () => ConvertedExam, what: string): Converted
 
 interface DatasetExam { readonly key: string, readonly year: number, readonly application: Application, readonly summary: DatasetExamSummary }
 
-function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySource>, converted: ReadonlyArray<{ source: SourceName, exam: ConvertedExam }>, progress: (line: string) => void): Manifest {
+/** The predecessor's exams, as its exams.json lists them. */
+function readDatasetExams (root: string): DatasetExam[] {
+  const listed = JSON.parse(readFileSync(path.join(root, 'exams.json'), 'utf8')) as DatasetExamSummary[]
+  return listed.map((summary) => ({ key: examFolder({ year: summary.year, application: summary.application ?? DEFAULT_APPLICATION }), year: summary.year, application: summary.application ?? DEFAULT_APPLICATION, summary }))
+}
+
+interface BuildParts {
+  readonly sources: ReadonlyMap<SourceName, ReadySource>
+  readonly booklets: ReadyFiles
+  readonly datasetExams: readonly DatasetExam[]
+  readonly converted: ReadonlyArray<{ source: SourceName, exam: ConvertedExam }>
+  /** The booklets' readings of exams another source gives: their records repaired from them. */
+  readonly repairs: readonly BookletRepairs[]
+}
+
+/** A booklet reading of an exam another source gives, and the booklet files read. */
+interface BookletRepairs {
+  readonly exam: ConvertedExam
+  readonly booklets: readonly string[]
+}
+
+function writeDataset (outDir: string, { sources, booklets, datasetExams, converted, repairs }: BuildParts, progress: (line: string) => void): Manifest {
   const dataset = sources.get('dataset')!
   // The predecessor's folder as it is: its exams, its top-level files (the placeholder image).
   mkdirSync(outDir)
   for (const name of readdirSync(dataset.root)) {
     if (name !== 'exams.json') cpSync(path.join(dataset.root, name), path.join(outDir, name), { recursive: true })
   }
-  const listed = JSON.parse(readFileSync(path.join(dataset.root, 'exams.json'), 'utf8')) as DatasetExamSummary[]
-  const datasetExams: DatasetExam[] = listed.map((summary) => ({ key: examFolder({ year: summary.year, application: summary.application ?? DEFAULT_APPLICATION }), year: summary.year, application: summary.application ?? DEFAULT_APPLICATION, summary }))
   progress(`dataset: copied ${datasetExams.length} exams`)
 
   for (const { exam } of converted) writeConvertedExam(outDir, exam)
@@ -178,16 +271,35 @@ function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySou
   }
   const repositoryRows = (JSON.parse(readFileSync(path.join(OFFICIAL_DATA_DIR, 'corrections.json'), 'utf8')) as CorrectionsFile).rows
     .filter((row) => (row.application ?? DEFAULT_APPLICATION) === DEFAULT_APPLICATION && regularYears.has(row.year))
+  const rows = [...repositoryRows, ...correctionRows(converted.map(({ exam }) => exam))].sort(compareRows)
+
+  // Records the booklets complete, matched by the language each is served in (the rows' labels).
+  const repairRows = new Map<string, RepairRow[]>()
+  for (const { exam } of repairs) {
+    const application = exam.id.application
+    const servedLanguage = (record: DatasetQuestion) => rows.find((row) => row.field === 'language' && (row.application ?? DEFAULT_APPLICATION) === application &&
+      row.year === record.year && row.index === record.index && row.language === record.language && row.inDataset === record.language)?.served ?? record.language
+    const made = repairFromBooklet(outDir, exam, servedLanguage)
+    repairRows.set(examFolder(exam.id), made)
+    progress(`booklets: ${examFolder(exam.id)}: ${made.filter((row) => row.fields.length > 0).length} of the ${made.length} records a repair rule takes repaired`)
+  }
   const corrections: CorrectionsFile = {
     dataset: SOURCE_NAMES.join(' + '),
-    rows: [...repositoryRows, ...correctionRows(converted.map(({ exam }) => exam))].sort(compareRows)
+    rows,
+    repairs: [...repairRows.values()].flat()
   }
   writeFileSync(path.join(official, 'corrections.json'), formatTable(corrections))
 
+  const repairsOf = (key: string): Pick<ManifestExam, 'repairs'> => {
+    const made = repairRows.get(key)
+    if (made === undefined) return {}
+    const read = repairs.find((candidate) => examFolder(candidate.exam.id) === key)!.booklets
+    return { repairs: { source: booklets.pin.name, booklets: [...read], repaired: made.filter((row) => row.fields.length > 0).length, notRepaired: made.filter((row) => row.fields.length === 0).length } }
+  }
   const exams: ManifestExam[] = [
     ...datasetExams.map((exam): ManifestExam => {
       const records = countRecords(path.join(outDir, exam.key))
-      return { exam: exam.key, year: exam.year, application: exam.application, source: 'dataset', sourceRecords: records, written: records, leftOut: [] }
+      return { exam: exam.key, year: exam.year, application: exam.application, source: 'dataset', sourceRecords: records, written: records, leftOut: [], ...repairsOf(exam.key) }
     }),
     ...converted.map(({ source, exam }): ManifestExam => ({
       exam: examFolder(exam.id),
@@ -196,13 +308,14 @@ function writeDataset (outDir: string, sources: ReadonlyMap<SourceName, ReadySou
       source,
       sourceRecords: exam.sourceRecords,
       written: exam.records.length,
-      leftOut: exam.leftOut.map((left) => ({ source: left.source, index: left.index, language: left.language, reason: left.reason, about: LEFT_OUT_REASONS[left.reason], detail: left.detail }))
+      leftOut: exam.leftOut.map((left) => ({ source: left.source, index: left.index, language: left.language, reason: left.reason, about: LEFT_OUT_REASONS[left.reason], detail: left.detail })),
+      ...repairsOf(examFolder(exam.id))
     }))
   ].sort(compareNewestFirst)
   const manifest: Manifest = {
     manifest: 1,
-    sources: SOURCE_NAMES.map((name) => sources.get(name)!.manifest),
-    official: 'The official tables of 2009–2023 are this repository\'s data/official/; 2024 and the second applications are converted and checked against INEP\'s item data in its data/inep/ (data/inep/SOURCE.md).',
+    sources: SOURCE_NAMES.map((name) => (name === booklets.pin.name ? booklets.manifest : sources.get(name)!.manifest)),
+    official: 'The official tables of 2009–2023 are this repository\'s data/official/; 2024, the second applications and the exams converted from INEP\'s booklets (2025) are converted and checked against INEP\'s item data in its data/inep/ (data/inep/SOURCE.md), the booklets\' against their answer keys too; the records repaired from a booklet are listed in official/corrections.json (repairs).',
     exams,
     totals: {
       exams: exams.length,

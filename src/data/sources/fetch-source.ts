@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import type { SourcePin } from './source-pins.ts'
+import type { FilesPin, SourcePin } from './source-pins.ts'
 
 /*
  * A source's repository, shallow-cloned at its commit into a cache folder (one per source and
@@ -10,7 +10,9 @@ import type { SourcePin } from './source-pins.ts'
  * is (`local` of each pinned path: symbolic links into the clone), so that what follows reads a
  * clone and a local copy alike. Only git's own client is used: `git fetch --depth 1` of the
  * commit (or, where a server refuses a commit by hash, of the pinned ref), then a checkout of
- * the pinned paths alone.
+ * the pinned paths alone. A source of single files (INEP's booklets) is fetched the same way, one
+ * repository and commit at a time, each with its pinned files alone (`--filter=blob:none`: no other
+ * file's bytes are downloaded).
  */
 
 const run = promisify(execFile)
@@ -92,4 +94,36 @@ function layOut (repo: string, view: string, pin: SourcePin): void {
     mkdirSync(path.dirname(link), { recursive: true })
     symlinkSync(path.relative(path.dirname(link), target), link)
   }
+}
+
+/**
+ * Fetches every file of a source of single files from the repository and commit it is pinned to
+ * (or reuses what a previous build left in the cache); returns where each stands, by its `local`
+ * path. Throws one line when git fails or a commit is not the pinned one. The files' hashes are
+ * the caller's to check.
+ */
+export async function fetchPinnedFiles (cacheDir: string, pin: FilesPin): Promise<ReadonlyMap<string, string>> {
+  const groups = new Map<string, FilesPin['files'][number][]>()
+  for (const file of pin.files) {
+    const key = `${file.repository} ${file.commit}`
+    groups.set(key, [...(groups.get(key) ?? []), file])
+  }
+  const found = new Map<string, string>()
+  for (const files of groups.values()) {
+    const { repository, commit } = files[0]!
+    const repositoryPin: SourcePin = {
+      kind: 'repository',
+      name: pin.name,
+      title: pin.title,
+      repository,
+      ref: commit,
+      commit,
+      licence: '',
+      read: files.map((file) => ({ path: file.path, local: file.local, kind: 'blob', hash: file.blob })),
+      localCopy: ''
+    }
+    const { root } = await cloneSource(cacheDir, repositoryPin, { url: repository, commit, ref: commit })
+    for (const file of files) found.set(file.local, path.join(root, file.local))
+  }
+  return found
 }

@@ -22,6 +22,12 @@ export function blobHash (file: string): string {
   return objectHash('blob', readFileSync(file)).toString('hex')
 }
 
+/** A file's git blob hash and SHA-256 (what a single pinned file is checked against), hex, from one read. */
+export function fileHashes (file: string): { blob: string, sha256: string } {
+  const bytes = readFileSync(file)
+  return { blob: objectHash('blob', bytes).toString('hex'), sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
 /** The hash git gives the tree of `dir`, hex. Throws when `dir` is not a folder. */
 export function treeHash (dir: string): string {
   const hash = treeObject(dir)

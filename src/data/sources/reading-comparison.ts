@@ -77,14 +77,16 @@ function hasFigure (record: Pick<DatasetQuestion, 'context' | 'files' | 'alterna
   return record.files.length > 0 || /!\[/u.test(record.context ?? '') || record.alternatives.some((alternative) => alternative.file !== null)
 }
 
+/** Our reading of an alternative against another's (one that is a figure there is equal to a figure or any text here). */
+export function sameAlternative (own: DatasetQuestion['alternatives'][number], theirs: DatasetQuestion['alternatives'][number]): boolean {
+  // A figure cannot be compared with text: where the other shows a formula as a picture, ours may read it.
+  if (theirs.file !== null && (theirs.text ?? '') === '') return own.file !== null || normalText(own.text) !== ''
+  return normalText(theirs.text) === normalText(own.text)
+}
+
 /** Our record against another reading of the same question. */
 export function compareRecords (ours: DatasetQuestion, theirs: DatasetQuestion): RecordComparison {
-  const alternatives = theirs.alternatives.length === ours.alternatives.length && theirs.alternatives.every((alternative, at) => {
-    const own = ours.alternatives[at]!
-    // A figure cannot be compared with text: where the other shows a formula as a picture, ours may read it.
-    if (alternative.file !== null && (alternative.text ?? '') === '') return own.file !== null || normalText(own.text) !== ''
-    return normalText(alternative.text) === normalText(own.text)
-  })
+  const alternatives = theirs.alternatives.length === ours.alternatives.length && theirs.alternatives.every((alternative, at) => sameAlternative(ours.alternatives[at]!, alternative))
   const oursWords = statementWords(ours)
   const theirWords = statementWords(theirs)
   return {

@@ -1,6 +1,4 @@
-import { copyFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
 /*
@@ -24,7 +22,9 @@ await build({
   format: 'esm',
   target: 'node20',
   // Imported on first use only (a REDIS_URL, a visit to /docs): they stay in node_modules, off the start-up path.
-  external: ['ioredis', '@scalar/fastify-api-reference'],
+  // MuPDF (the booklets' reader, dist/dataset.js alone) stays in node_modules as the package it is, with its
+  // AGPL-3.0 licence and its WebAssembly beside it: no bundle of ours holds its code (docs/data.md).
+  external: ['ioredis', '@scalar/fastify-api-reference', 'mupdf'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   // Less for V8 to parse at every start. Identifiers are not renamed, so stack traces
@@ -34,10 +34,6 @@ await build({
   sourcemap: true,
   logLevel: 'warning'
 })
-
-// MuPDF (the booklets' reader, bundled into dist/dataset.js) loads its WebAssembly from beside the
-// module that runs it: `new URL('mupdf-wasm.wasm', import.meta.url)`, dist/ once bundled.
-copyFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('mupdf')), 'mupdf-wasm.wasm'), 'dist/mupdf-wasm.wasm')
 
 // The question browser's client (src/web/), next to the bundle: src/http/routes/question-browser.ts
 // reads it from dist/web/ when running from dist/server.js, where esbuild may not be installed.

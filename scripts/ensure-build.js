@@ -17,7 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const OUTPUTS = ['dist/server.js', 'dist/check-data.js', 'dist/search-index-worker.js', 'dist/kernel-tables-worker.js', 'dist/dataset.js', 'dist/mupdf-wasm.wasm', 'dist/mcp.js']
+const OUTPUTS = ['dist/server.js', 'dist/check-data.js', 'dist/search-index-worker.js', 'dist/kernel-tables-worker.js', 'dist/dataset.js', 'dist/mcp.js']
 const INPUTS = ['src', 'scripts/build.ts', 'package-lock.json']
 
 /** Newest modification time of a file, or of every file under a folder; 0 when it does not exist. */

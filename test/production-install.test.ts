@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { existsSync, statSync, utimesSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -59,8 +59,9 @@ test('a production install (npm ci --omit=dev) runs the built server and the dat
     assert.match(checked.stdout, /^Summary: 0 errors/m)
   })
 
-  await t.test('dist/dataset.js loads the booklets\' reader (MuPDF, bundled with its WebAssembly beside it) with no dev dependency', () => {
-    assert.ok(!existsSync(path.join(dir, 'node_modules', 'mupdf')), 'mupdf is a dev dependency')
+  await t.test('dist/dataset.js loads the booklets\' reader (MuPDF, the package as published, not bundled) with no dev dependency', () => {
+    assert.ok(existsSync(path.join(dir, 'node_modules', 'mupdf', 'dist', 'mupdf-wasm.wasm')), 'mupdf is a production dependency, installed whole')
+    assert.ok(!readFileSync(path.join(dir, 'dist', 'dataset.js'), 'utf8').includes('libmupdf'), 'no bundle of ours holds MuPDF\'s code')
     const usage = spawnSync(process.execPath, ['dist/dataset.js', '--help'], { cwd: dir, encoding: 'utf8' })
     assert.equal(usage.status, 0, usage.stderr)
     assert.match(usage.stdout, /booklets/)

@@ -123,7 +123,8 @@ export function repairRecord (record: DatasetQuestion, rules: readonly RepairRul
   }
   const comparison = compareRecords(ours, record)
   if (comparison.theirsInOurs < RATIO) return notRepaired(`not the same question, or not read alike: ${percent(comparison.theirsInOurs)} of the record's statement is found in order in the booklet's (${percent(RATIO)} needed)`)
-  if (!rules.includes('no-statement') && comparison.oursInTheirs < RATIO) return notRepaired(`not the same statement: ${percent(comparison.oursInTheirs)} of the booklet's is found in order in the record's (${percent(RATIO)} needed)`)
+  // Where the record's statement is too short or partly a picture to tell (oursInTheirs null), its words found in the booklet's suffice.
+  if (!rules.includes('no-statement') && comparison.oursInTheirs !== null && comparison.oursInTheirs < RATIO) return notRepaired(`not the same statement: ${percent(comparison.oursInTheirs)} of the booklet's is found in order in the record's (${percent(RATIO)} needed)`)
 
   let repaired: DatasetQuestion = { ...record, alternatives }
   const details: string[] = []

@@ -50,8 +50,8 @@ const HTTP: Layer = {
 const DATA: Layer = {
   root: 'data',
   floors: [
-    // The records' shape, and the 3PL's arithmetic (pure functions of an item's parameters).
-    ['exam-key.ts', 'record-schemas.ts', 'inep-3pl.ts'],
+    // The records' shape, their Markdown and figures, and the 3PL's arithmetic (pure functions of an item's parameters).
+    ['exam-key.ts', 'record-schemas.ts', 'record-markdown.ts', 'record-figures.ts', 'inep-3pl.ts'],
     ['catalog.ts', 'official/'],
     // Reading a folder; INEP's Matriz and the skills of the records.
     ['dataset/', 'skills/'],

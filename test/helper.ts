@@ -6,7 +6,7 @@ import { app, serverOptions } from '../src/app.ts'
 import { loadConfig, type Config } from '../src/config.ts'
 import { loadDataset, type LoadedDataset } from '../src/data/dataset/load-dataset.ts'
 import type { Endpoint } from '../src/http/endpoints.ts'
-import { SERVER_TIMEOUTS, type ServerTimeouts } from '../src/http/server/http-server-options.ts'
+import { SERVER_TIMEOUTS, type ServerTimeouts } from '../src/http/http-server-options.ts'
 
 /** The full dataset's folder when the run has one (CI sets ENEM_DATA_DIR=../shared/enem-data). */
 export const FULL_DATA_DIR = process.env.ENEM_DATA_DIR === undefined || process.env.ENEM_DATA_DIR === ''

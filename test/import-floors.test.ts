@@ -17,7 +17,10 @@ const SRC = path.resolve(import.meta.dirname, '../src')
 interface Layer {
   /** Folder under src/ the floors are of. */
   readonly root: string
-  /** Bottom floor first; each entry a file or a folder (ending in `/`), relative to the root. */
+  /**
+   * Bottom floor first; each entry a file at the root or a whole folder (ending in `/`): a folder stands
+   * on one floor, since a folder whose files stood on two would be two folders under one name.
+   */
   readonly floors: ReadonlyArray<readonly string[]>
   /** Modules outside the root it may import (prefixes relative to src/), all of them below it. */
   readonly below: readonly string[]
@@ -30,7 +33,7 @@ const HTTP: Layer = {
   floors: [
     // The contract's words: error codes and the error type, the headers, the data's provenance line,
     // and the server's timeouts (constants the 408's description quotes).
-    ['error-codes.ts', 'errors.ts', 'response-headers.ts', 'data-provenance.ts', 'server/http-server-options.ts'],
+    ['error-codes.ts', 'errors.ts', 'response-headers.ts', 'data-provenance.ts', 'http-server-options.ts'],
     // What a parameter, a body and an answer look like, and how a filter's parameter is read.
     ['schemas/'],
     // The answers of the endpoints (prepared bodies) and the concerns every request meets.
@@ -47,8 +50,8 @@ const HTTP: Layer = {
 const DATA: Layer = {
   root: 'data',
   floors: [
-    // The records' shape, and the 3PL's arithmetic (pure functions of an item's parameters).
-    ['exam-key.ts', 'record-schemas.ts', 'scores/inep-3pl.ts'],
+    // The records' shape, their Markdown and figures, and the 3PL's arithmetic (pure functions of an item's parameters).
+    ['exam-key.ts', 'record-schemas.ts', 'record-markdown.ts', 'record-figures.ts', 'inep-3pl.ts'],
     ['catalog.ts', 'official/'],
     // Reading a folder; INEP's Matriz and the skills of the records.
     ['dataset/', 'skills/'],
@@ -98,9 +101,19 @@ function floorOf (layer: Layer, module: string): number | undefined {
 
 const within = (layer: Layer, module: string): boolean => module.startsWith(`${layer.root}/`)
 
+/** Floor entries that put part of a folder on a floor: a file below the root, or a folder inside another entry's folder. */
+function splitFolders (layer: Layer): string[] {
+  const entries = layer.floors.flat()
+  return entries.flatMap((entry) => {
+    if (!entry.endsWith('/') && entry.includes('/')) return [`${entry} is a file inside a folder: the folder stands on one floor, so the file moves out of it or the folder's floor changes`]
+    const outer = entries.find((other) => other !== entry && other.endsWith('/') && entry.startsWith(other))
+    return outer === undefined ? [] : [`${entry} is inside ${outer}, which is on a floor of its own: a folder stands on one floor`]
+  })
+}
+
 /** Every break of the layer's rules in the graph, as sentences. */
 function floorProblems (layer: Layer, graph: ImportGraph): string[] {
-  const problems: string[] = []
+  const problems: string[] = [...splitFolders(layer)]
   for (const [module, imports] of graph.modules) {
     const floor = floorOf(layer, module)
     if (floor === undefined) {
@@ -151,6 +164,14 @@ describe('import floors', () => {
       assert.deepEqual(floorProblems(layer, graph), [])
     })
   }
+
+  it('finds a folder standing on two floors', () => {
+    const layer: Layer = { root: 'x', floors: [['low.ts', 'parts/constants.ts'], ['parts/', 'high/'], ['high/top/']], below: [], forbiddenPackages: /^$/ }
+    assert.deepEqual(floorProblems(layer, { modules: new Map() }), [
+      'parts/constants.ts is a file inside a folder: the folder stands on one floor, so the file moves out of it or the folder\'s floor changes',
+      'high/top/ is inside high/, which is on a floor of its own: a folder stands on one floor'
+    ])
+  })
 
   it('finds an arrow up, a cycle, a module on no floor and a forbidden package', () => {
     const layer: Layer = { root: 'x', floors: [['low.ts'], ['high/']], below: ['data/'], forbiddenPackages: /^fastify$/ }

@@ -1,7 +1,7 @@
 import { endpointUrl, type Endpoint } from './endpoints.ts'
 import type { ErrorCode } from './error-codes.ts'
 import { grammarOf, rangeOfParameter } from './schemas/parameters.ts'
-import { SERVER_TIMEOUTS } from './server/http-server-options.ts'
+import { SERVER_TIMEOUTS } from './http-server-options.ts'
 
 /** Where a 429 sends a client that reads everything: bulk clients that page until refused turn 429s into holes in their data. */
 export const BULK_READS = `To read every question, download ${endpointUrl('exportQuestions')} (one request) instead of paging.`

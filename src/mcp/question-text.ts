@@ -1,3 +1,4 @@
+import { figuresOnlyInFiles } from '../data/record-figures.ts'
 import { MARKDOWN_IMAGE, type ExamSummary, type Question } from '../data/record-schemas.ts'
 import type { ScoreAnswer } from '../http/schemas/scores.ts'
 import type { AnswerCheck } from './tool-output.ts'
@@ -29,15 +30,15 @@ function withImageLinks (markdown: string): string {
 }
 
 /**
- * One question as it appears in the exam: heading, context, the images the context does not show,
+ * One question as it appears in the exam: heading, context, the images no text of it shows,
  * the introduction and the alternatives A–E; the key only when `reveal` (and it is the record's).
  */
 export function questionText (question: Question, labels: Labels, reveal: boolean): string {
   const area = [question.discipline, question.language].filter((slug) => slug !== null).map((slug) => labels.get(slug!) ?? slug).join(' · ')
   const lines = [`### ${question.title}`, `*${[area, APPLICATION_NAMES[question.application] ?? question.application].filter((part) => part !== '').join(' · ')}*`, '']
   if (question.context !== null && question.context.trim() !== '') lines.push(withImageLinks(question.context.trim()), '')
-  const shown = new Set([...(question.context ?? '').matchAll(MARKDOWN_IMAGE)].map((match) => match[2]))
-  const otherImages = question.files.filter((file) => !shown.has(file))
+  // The figures no text of the record shows, as every view of a question shows them (src/data/record-figures.ts).
+  const otherImages = figuresOnlyInFiles(question)
   if (otherImages.length > 0) lines.push(`Imagens: ${otherImages.map((file, i) => `[imagem ${i + 1}](${file})`).join(', ')}`, '')
   if (question.alternativesIntroduction !== null && question.alternativesIntroduction.trim() !== '') lines.push(withImageLinks(question.alternativesIntroduction.trim()), '')
   for (const alternative of question.alternatives) {

@@ -9,6 +9,10 @@
  *   ?prova=2020[&aplicacao=ppl]&questao=12[&idioma=…]     one question
  *   ?simulado[=2020]                      a practice run: choosing the exam, area and language
  *   ?simulado=2020[&aplicacao=ppl]&area=…[&idioma=…]      a practice run of one area of an exam, then its score
+ *   ?praticar                             practice at one's level: choosing the area, the score and a skill
+ *   ?praticar=matematica&nota=620[&habilidade=MT-H21][&semente=42]   questions drawn for that score (of that
+ *                                         skill), as GET /v1/questions/practice draws them; the seed makes the draw
+ *                                         the same on a reload or a shared link
  * `aplicacao` is the API's `application` (regular or ppl, the second application); absent, regular
  * for an exam, every application for a search.
  */
@@ -32,6 +36,8 @@ export type View =
   | { kind: 'question', year: number, application: string | undefined, index: number, language: string | undefined }
   | { kind: 'practice-setup', year: number | undefined }
   | { kind: 'practice', year: number, application: string | undefined, discipline: string, language: string | undefined }
+  | { kind: 'level-practice-setup', discipline: string | undefined, score: number | undefined, skill: string | undefined }
+  | { kind: 'level-practice', discipline: string, score: number, skill: string | undefined, seed: number | undefined }
 
 export const NO_FILTERS: Filters = { q: '', year: undefined, application: undefined, discipline: undefined, language: undefined, withoutImages: false, withoutAnnulled: false }
 
@@ -56,6 +62,25 @@ function slug (value: string | null): string | undefined {
   return value !== null && value.length <= 40 && SLUG.test(value) ? value : undefined
 }
 
+/** A score as the API's practice draw takes it: 0–1000, up to two decimals. */
+const SCORE = /^(?:0|[1-9][0-9]{0,3})(?:\.[0-9]{1,2})?$/
+/** A skill of INEP's Matriz, as the API names it (`MT-H21`). */
+const SKILL = /^(LC|CH|CN|MT)-H([1-9]|[12][0-9]|30)$/i
+const SEED = /^(?:0|[1-9][0-9]{0,9})$/
+export const SEED_MAX = 2 ** 32 - 1
+
+function score (value: string | null): number | undefined {
+  return value !== null && SCORE.test(value) && Number(value) <= 1000 ? Number(value) : undefined
+}
+
+function skill (value: string | null): string | undefined {
+  return value !== null && SKILL.test(value) ? value.toUpperCase() : undefined
+}
+
+function seed (value: string | null): number | undefined {
+  return value !== null && SEED.test(value) && Number(value) <= SEED_MAX ? Number(value) : undefined
+}
+
 /** The view an address names. Values that could not have come from the page are ignored, not sent to the API. */
 export function viewOf (search: string): View {
   const query = new URLSearchParams(search)
@@ -68,6 +93,14 @@ export function viewOf (search: string): View {
     return practiceYear === undefined || discipline === undefined
       ? { kind: 'practice-setup', year: practiceYear }
       : { kind: 'practice', year: practiceYear, application: examApplication, discipline, language }
+  }
+  if (query.has('praticar')) {
+    const discipline = slug(query.get('praticar'))
+    const level = score(query.get('nota'))
+    const practised = skill(query.get('habilidade'))
+    return discipline === undefined || level === undefined
+      ? { kind: 'level-practice-setup', discipline, score: level, skill: practised }
+      : { kind: 'level-practice', discipline, score: level, skill: practised, seed: seed(query.get('semente')) }
   }
   if (year !== undefined) {
     const index = positiveInteger(query.get('questao'))
@@ -129,6 +162,17 @@ export function addressOf (view: View): string {
       setApplication(query, view.application)
       query.set('area', view.discipline)
       if (view.language !== undefined) query.set('idioma', view.language)
+      break
+    case 'level-practice-setup':
+      query.set('praticar', view.discipline ?? '')
+      if (view.score !== undefined) query.set('nota', String(view.score))
+      if (view.skill !== undefined) query.set('habilidade', view.skill)
+      break
+    case 'level-practice':
+      query.set('praticar', view.discipline)
+      query.set('nota', String(view.score))
+      if (view.skill !== undefined) query.set('habilidade', view.skill)
+      if (view.seed !== undefined) query.set('semente', String(view.seed))
       break
   }
   return `?${query.toString()}`

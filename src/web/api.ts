@@ -131,7 +131,7 @@ export function postScores (body: { year: number, application?: string | undefin
 
 export interface SkillCatalog {
   areas: Array<{
-    area: string
+    area: InepItem['area']
     discipline: string
     name: string
     competencies: Array<{ number: number, text: string }>
@@ -139,17 +139,21 @@ export interface SkillCatalog {
   }>
 }
 
-let skillsRequest: Promise<ReadonlyMap<string, string>> | undefined
+let skillsRequest: Promise<SkillCatalog> | undefined
 
-/** INEP's text of each skill by code (`MT-H21`), from GET /v1/skills; asked once per page load. */
-export function getSkillTexts (): Promise<ReadonlyMap<string, string>> {
-  skillsRequest ??= getJson<SkillCatalog>('v1/skills', {}, undefined)
-    .then((catalog) => new Map(catalog.areas.flatMap((area) => area.skills.map((skill) => [skill.code, skill.text] as [string, string]))))
-    .catch((error: unknown) => {
-      skillsRequest = undefined
-      throw error
-    })
+/** INEP's Matriz, each area's skills (GET /v1/skills); asked once per page load. */
+export function getSkillCatalog (): Promise<SkillCatalog> {
+  skillsRequest ??= getJson<SkillCatalog>('v1/skills', {}, undefined).catch((error: unknown) => {
+    skillsRequest = undefined
+    throw error
+  })
   return skillsRequest
+}
+
+/** INEP's text of each skill by code (`MT-H21`). */
+export async function getSkillTexts (): Promise<ReadonlyMap<string, string>> {
+  const catalog = await getSkillCatalog()
+  return new Map(catalog.areas.flatMap((area) => area.skills.map((skill) => [skill.code, skill.text] as [string, string])))
 }
 
 export interface PracticeDraw {
@@ -158,12 +162,13 @@ export interface PracticeDraw {
   questions: QuestionRecord[]
 }
 
-/**
- * A practice draw at an address the API gave (`practice` of a score, `/v1/questions/practice?…`),
- * asked relative to the page like every other call, with `count` and `seed` set.
- */
-export function getPracticeDraw (address: string, count: number, seed: number, signal?: AbortSignal): Promise<PracticeDraw> {
-  const url = new URL(address, 'http://page.invalid/')
-  const params: Params = Object.fromEntries(url.searchParams)
-  return getJson<PracticeDraw>(url.pathname.replace(/^\//, ''), { ...params, count, seed }, signal)
+/** The area and score a practice address of the API names (`practice` of a score: `/v1/questions/practice?discipline=…&score=…`). */
+export function practiceTarget (address: string): { discipline: string, score: number } {
+  const query = new URL(address, 'http://page.invalid/').searchParams
+  return { discipline: query.get('discipline') ?? '', score: Number(query.get('score')) }
+}
+
+/** A practice draw (GET /v1/questions/practice): `count` questions that best measure a candidate of `score` in `discipline`, of `skill` when given. */
+export function getPracticeDraw (params: { discipline: string, score: number, skill?: string | undefined, count: number, seed: number }, signal?: AbortSignal): Promise<PracticeDraw> {
+  return getJson<PracticeDraw>('v1/questions/practice', params, signal)
 }

@@ -1,4 +1,4 @@
-import { estimateAbility, itemCurve, scaledScore, SCALE } from '../data/scores/inep-3pl.ts'
+import { estimateAbility, itemCurve, scaledScore, SCALE } from '../data/inep-3pl.ts'
 import type { AreaScore, QuestionRecord } from './api.ts'
 import { h } from './dom.ts'
 import { countOf } from './exam-options.ts'
@@ -6,7 +6,7 @@ import { countOf } from './exam-options.ts'
 /*
  * Scores and difficulties in words a student reads: where a number sits on INEP's scale, the margin
  * of a score, and a new estimate from answers to questions of several exams. The arithmetic is the
- * server's own (src/data/scores/inep-3pl.ts: the same constants, the same 3PL and EAP), bundled in.
+ * server's own (src/data/inep-3pl.ts: the same constants, the same 3PL and EAP), bundled in.
  */
 
 type Area = AreaScore['area']

@@ -1,7 +1,8 @@
 import { ApiProblem, getExams } from './api.ts'
 import type { View } from './addresses.ts'
 import { h, replaceChildren } from './dom.ts'
-import { examOptions } from './exam-options.ts'
+import { examLabel, examOptions } from './exam-options.ts'
+import { levelPracticeOrSetup, levelPracticeSetup } from './level-practice.ts'
 import { examScreen } from './exam-view.ts'
 import { savedScrollPosition, startNavigation } from './navigation.ts'
 import { questionScreen } from './question-view.ts'
@@ -29,17 +30,32 @@ async function screenOf (view: View, signal: AbortSignal): Promise<Screen> {
     case 'question': return await questionScreen(options, view.year, view.application, view.index, view.language, signal)
     case 'practice-setup': return practiceSetupScreen(options, view.year)
     case 'practice': return await practiceScreen(options, view.year, view.application, view.discipline, view.language, signal)
+    case 'level-practice-setup': return await levelPracticeSetup(options, view)
+    case 'level-practice': return await levelPracticeOrSetup(options, view, signal)
   }
 }
 
-function problemScreen (error: unknown): Screen {
+/** What the address asked for that the server does not hold, in the page's words (the API's 404 message is English). */
+function notFoundText (view: View): string {
+  switch (view.kind) {
+    case 'question':
+      return `O acervo não tem a questão ${view.index} da prova ${examLabel({ title: `ENEM ${view.year}`, application: view.application })}${view.language === undefined ? '' : ' nessa língua estrangeira'}.`
+    case 'exam':
+    case 'practice':
+      return `O acervo não tem a prova ${examLabel({ title: `ENEM ${view.year}`, application: view.application })}.`
+    default:
+      return 'O servidor não tem o que este endereço pede.'
+  }
+}
+
+function problemScreen (view: View, error: unknown): Screen {
   const notFound = error instanceof ApiProblem && error.status === 404
   const message = error instanceof Error ? error.message : String(error)
   return {
     title: notFound ? 'Não encontrado' : 'Erro',
     content: [
       h('h1', { tabindex: -1 }, notFound ? 'Não encontrado' : 'Algo deu errado'),
-      h('p', { role: 'alert' }, notFound ? `O servidor não tem o que este endereço pede (${message})` : message),
+      h('p', { role: 'alert' }, notFound ? notFoundText(view) : message),
       h('p', {}, h('a', { href: './' }, 'Voltar ao início'))
     ]
   }
@@ -55,7 +71,7 @@ async function show (view: View, { restoring }: { restoring: boolean }): Promise
     screen = await screenOf(view, controller.signal)
   } catch (error) {
     if (controller.signal.aborted) return
-    screen = problemScreen(error)
+    screen = problemScreen(view, error)
   }
   if (controller.signal.aborted) return
   replaceChildren(main, screen.content)

@@ -1,23 +1,14 @@
-import MarkdownIt from 'markdown-it'
 import type { Token } from 'markdown-it'
+import { recordMarkdown } from '../data/record-markdown.ts'
 
 /*
  * Statements are Markdown written by people outside this project, so they are data, never markup:
- * markdown-it with raw HTML off (a `<script>` in a statement is shown as text), its link
- * validation on and narrowed to http(s) and relative addresses (no `javascript:`, `data:`,
- * `vbscript:` link or image ever becomes live), and nothing that would need an inline style,
- * which the page's Content-Security-Policy refuses anyway.
+ * the records' parser (src/data/record-markdown.ts: raw HTML off, links narrowed to http(s) and
+ * relative addresses, so no `javascript:`, `data:` or `vbscript:` link or image ever becomes live),
+ * and nothing that would need an inline style, which the page's Content-Security-Policy refuses anyway.
  */
 
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false })
-
-const SCHEME = /^([a-z][a-z0-9+.-]*):/i
-const defaultValidateLink = markdown.validateLink.bind(markdown)
-markdown.validateLink = (url: string) => {
-  if (!defaultValidateLink(url)) return false
-  const scheme = SCHEME.exec(url.trim())
-  return scheme === null || ['http', 'https'].includes(scheme[1]!.toLowerCase())
-}
+const markdown = recordMarkdown()
 
 /** What a render needs to know: how to name an image that has no description of its own. */
 interface RenderEnv {
@@ -44,6 +35,12 @@ const defaultLinkOpen = markdown.renderer.rules.link_open
 markdown.renderer.rules.link_open = (tokens, index, options, env, renderer) => {
   tokens[index]!.attrSet('rel', 'nofollow noopener noreferrer')
   return defaultLinkOpen === undefined ? renderer.renderToken(tokens, index, options) : defaultLinkOpen(tokens, index, options, env, renderer)
+}
+
+// A table wider than the page scrolls in its own box (styles.css); a keyboard reaches that box too.
+markdown.renderer.rules.table_open = (tokens, index, options, _env, renderer) => {
+  tokens[index]!.attrSet('tabindex', '0')
+  return renderer.renderToken(tokens, index, options)
 }
 
 // Table cells carry their alignment as a style attribute; a class does the same under the CSP.
@@ -84,25 +81,4 @@ export function plainText (source: string): string {
   }
   collect(markdown.parse(source, {}))
   return parts.join('').replace(/\s+/g, ' ').trim()
-}
-
-/**
- * The addresses of the images a Markdown text shows, as the rendered page has them.
- * @example imageAddresses('a ![](x.png) b') // ['x.png']
- */
-export function imageAddresses (source: string): string[] {
-  const found: string[] = []
-  const collect = (tokens: Token[]) => {
-    for (const token of tokens) {
-      if (token.type === 'image') found.push(String(token.attrGet('src') ?? ''))
-      collect(token.children ?? [])
-    }
-  }
-  collect(markdown.parse(source, {}))
-  return found
-}
-
-/** An address as a Markdown image of it would have it, to compare with imageAddresses. */
-export function normalizedAddress (address: string): string {
-  return markdown.normalizeLink(address)
 }

@@ -34,6 +34,11 @@ export function navigate (address: string, { replace = false } = {}): void {
   showView(viewOf(url.search), { restoring: false })
 }
 
+/** Puts `address` in place of the current one without showing another view: a view that completes its own address (a drawn seed). */
+export function replaceAddress (address: string): void {
+  history.replaceState(history.state, '', new URL(address, location.href))
+}
+
 function isPageAddress (link: HTMLAnchorElement): boolean {
   const url = new URL(link.href, location.href)
   return url.origin === location.origin && url.pathname === location.pathname && link.target === '' && !link.hasAttribute('download')

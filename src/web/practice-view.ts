@@ -1,14 +1,13 @@
-import { ApiProblem, getExam, getQuestionPage, getSkillTexts, postScores, type AreaScore, type LeftOutReason, type QuestionRecord } from './api.ts'
+import { ApiProblem, getExam, getQuestionPage, getSkillTexts, postScores, practiceTarget, type AreaScore, type LeftOutReason, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
-import { h, replaceChildren, setRenderedHtml } from './dom.ts'
+import { h, replaceChildren } from './dom.ts'
 import { countOf, disciplineLabel, examLabel, type ExamOptions } from './exam-options.ts'
-import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
-import { questionFigures } from './question-files.ts'
+import { alternativeBody, statementParts } from './question-parts.ts'
 import { navigate } from './navigation.ts'
 import type { Screen } from './screen.ts'
 import { formatScore, scoreExplanation, type ScoredAnswer } from './levels.ts'
 import { levelPracticeSection } from './level-practice.ts'
-import { skillsTable } from './skills-table.ts'
+import { rankedSkills, skillsTable } from './skills-table.ts'
 
 /*
  * "Simulado": one area of one exam answered in order, one question at a time, then scored by the
@@ -128,7 +127,6 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
   const show = (at: number, focus: boolean) => {
     position = Math.max(0, Math.min(questions.length - 1, at))
     const question = questions[position]!
-    const imageLabel = `Imagem do enunciado da questão ${question.index},`
     const alternatives = h('fieldset', { class: 'alternatives' },
       h('legend', {}, `Alternativas da questão ${question.index}`),
       question.alternatives.map((alternative) => {
@@ -139,12 +137,9 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
           storeAnswers(storageKey, answers)
           updateProgress()
         })
-        const body = h('span', { class: 'alternative-body' })
-        if (alternative.text !== null && alternative.text !== '') body.append(setRenderedHtml(h('span', { class: 'alternative-text' }), renderInlineMarkdown(alternative.text, `Imagem da alternativa ${alternative.letter}`)))
-        if (alternative.file !== null) body.append(h('img', { src: alternative.file, alt: `Imagem da alternativa ${alternative.letter} da questão ${question.index}`, loading: 'lazy', decoding: 'async' }))
         return h('div', { class: 'alternative', 'data-letter': alternative.letter },
           input,
-          h('label', { for: id }, h('span', { class: 'letter', 'aria-hidden': 'true' }, alternative.letter), h('span', { class: 'visually-hidden' }, `Alternativa ${alternative.letter}: `), body))
+          h('label', { for: id }, h('span', { class: 'letter', 'aria-hidden': 'true' }, alternative.letter), h('span', { class: 'visually-hidden' }, `Alternativa ${alternative.letter}: `), alternativeBody(alternative, `da questão ${question.index}`)))
       }))
     const previous = h('button', { type: 'button', class: 'secondary', disabled: position === 0 }, '← Anterior')
     const next = h('button', { type: 'button', class: 'secondary', disabled: position === questions.length - 1 }, 'Próxima →')
@@ -152,10 +147,7 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
     next.addEventListener('click', () => show(position + 1, true))
     replaceChildren(panel,
       h('h2', { id: 'simulado-questao', tabindex: -1 }, `Questão ${question.index}`),
-      question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : ({ ingles: 'en', espanhol: 'es' } as Record<string, string>)[question.language] }), renderMarkdown(question.context, imageLabel)),
-      questionFigures(question),
-      question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
-        setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
+      statementParts(question, `da questão ${question.index}`),
       alternatives,
       h('div', { class: 'actions practice-steps' }, previous, next))
     updateProgress()
@@ -202,7 +194,8 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
       h('p', { class: 'method' }, `A nota é calculada como o INEP a calcula, para a prova ${exam.title}: pela Teoria de Resposta ao Item (modelo de três parâmetros, com os parâmetros oficiais de cada item), e não pelo número de acertos.`),
       leftOutMissing.length > 0 && h('p', {}, `Ficaram fora da nota as questões que faltam no acervo: ${leftOutMissing.join(', ')}.`),
       score !== undefined && scoreExplanation(score, counted),
-      score?.skills !== undefined && score.skills.length > 0 && skillsTable(score.skills, skillTexts),
+      score?.skills !== undefined && score.skills.length > 0 && score.practice !== undefined &&
+        skillsTable(rankedSkills(score, counted), discipline, practiceTarget(score.practice).score, skillTexts),
       score?.practice !== undefined && levelPracticeSection({ ...score, practice: score.practice }, simulado, skillTexts),
       h('table', { class: 'practice-answers' },
         h('caption', {}, 'Suas respostas'),

@@ -1,10 +1,9 @@
 import { getExam, getQuestion, getSkillTexts, questionPath, type Alternative, type ExamDetail, type InepItem, type QuestionRecord } from './api.ts'
 import { addressOf } from './addresses.ts'
-import { h, setRenderedHtml } from './dom.ts'
+import { h } from './dom.ts'
 import { disciplineLabel, examLabel, languageLabel, type ExamOptions } from './exam-options.ts'
 import { examView } from './exam-view.ts'
-import { renderInlineMarkdown, renderMarkdown } from './markdown.ts'
-import { questionFigures } from './question-files.ts'
+import { alternativeBody, statementParts } from './question-parts.ts'
 import type { Screen } from './screen.ts'
 import { levelWords } from './levels.ts'
 
@@ -21,22 +20,12 @@ const AREA_NAMES: Record<InepItem['area'], string> = {
   MT: 'Matemática e suas Tecnologias'
 }
 
-/** Language tags of the foreign-language statements, so a screen reader reads them in their language. */
-const STATEMENT_LANGUAGES: Record<string, string> = { ingles: 'en', espanhol: 'es' }
-
 function alternativeChoice (alternative: Alternative, question: QuestionRecord): HTMLElement {
   const id = `alternativa-${alternative.letter}`
   const label = h('label', { for: id },
     h('span', { class: 'letter', 'aria-hidden': 'true' }, alternative.letter),
-    h('span', { class: 'visually-hidden' }, `Alternativa ${alternative.letter}: `))
-  const body = h('span', { class: 'alternative-body' })
-  if (alternative.text !== null && alternative.text !== '') {
-    body.append(setRenderedHtml(h('span', { class: 'alternative-text' }), renderInlineMarkdown(alternative.text, `Imagem da alternativa ${alternative.letter}`)))
-  }
-  if (alternative.file !== null) {
-    body.append(h('img', { src: alternative.file, alt: `Imagem da alternativa ${alternative.letter} da questão ${question.index}`, loading: 'lazy', decoding: 'async' }))
-  }
-  label.append(body)
+    h('span', { class: 'visually-hidden' }, `Alternativa ${alternative.letter}: `),
+    alternativeBody(alternative, `da questão ${question.index}`))
   return h('div', { class: 'alternative', 'data-letter': alternative.letter },
     h('input', { type: 'radio', name: 'alternativa', id, value: alternative.letter }),
     label,
@@ -140,7 +129,6 @@ export async function questionScreen (options: ExamOptions, year: number, applic
     question.alternatives.map((alternative) => alternativeChoice(alternative, question)))
   const { button, section } = answerSection(question, alternatives, skillTexts)
   const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
-  const imageLabel = `Imagem do enunciado da questão ${question.index},`
   return {
     title: question.title,
     content: [
@@ -151,10 +139,7 @@ export async function questionScreen (options: ExamOptions, year: number, applic
       h('article', { class: 'question', 'aria-labelledby': 'questao-titulo' },
         h('h1', { id: 'questao-titulo', tabindex: -1 }, question.title),
         details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
-        question.context !== null && question.context !== '' && setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : STATEMENT_LANGUAGES[question.language] }), renderMarkdown(question.context, imageLabel)),
-        questionFigures(question),
-        question.alternativesIntroduction !== null && question.alternativesIntroduction !== '' &&
-          setRenderedHtml(h('div', { class: 'introduction' }), renderMarkdown(question.alternativesIntroduction, imageLabel)),
+        statementParts(question, `da questão ${question.index}`),
         alternatives,
         h('div', { class: 'actions' }, button),
         section),

@@ -3,7 +3,7 @@ import { addressOf, apiFilters, NO_FILTERS, type Filters } from './addresses.ts'
 import { h } from './dom.ts'
 import { APPLICATION_LABELS, countOf, disciplineLabel, examLabel, findExam, languageLabel, type ExamOptions } from './exam-options.ts'
 import { plainText } from './markdown.ts'
-import { questionFigures } from './question-files.ts'
+import { cardFigures } from './question-parts.ts'
 import { searchForm } from './search-form.ts'
 import type { Screen } from './screen.ts'
 
@@ -20,25 +20,17 @@ function excerpt (question: QuestionRecord): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), EXCERPT_LENGTH / 2))}…`
 }
 
-/** The first image of a question (statement, then alternatives), for its card. */
-function firstImage (question: QuestionRecord): string | undefined {
-  return question.files[0] ?? question.alternatives.find((alternative) => alternative.file !== null)?.file ?? undefined
-}
-
 function card (question: QuestionRecord, options: ExamOptions, filters: Filters): HTMLElement {
   const address = addressOf({ kind: 'question', year: question.year, application: question.application, index: question.index, language: question.language ?? filters.language })
   const exam = findExam(options, question.year, question.application)
-  // A figure its text does not show is part of the question: shown whole; otherwise a thumbnail of the first image.
-  const figures = questionFigures(question, 'card-files')
-  const image = figures === null ? firstImage(question) : undefined
   const details = [disciplineLabel(options, question.discipline), languageLabel(options, question.language)].filter((part) => part !== '')
   return h('li', { class: 'card' },
     h('article', {},
       h('h3', {}, h('a', { href: address }, `Questão ${question.index}`, h('span', { class: 'exam-year' }, ` · ${exam === undefined ? `ENEM ${question.year}` : examLabel(exam)}`))),
       details.length > 0 && h('p', { class: 'meta' }, details.join(' · ')),
       h('p', { class: 'excerpt' }, excerpt(question)),
-      figures,
-      image !== undefined && h('img', { class: 'thumbnail', src: image, alt: '', loading: 'lazy', decoding: 'async', width: 96, height: 96 })))
+      // The excerpt is words only: every figure of the question is shown here, once, readable.
+      cardFigures(question, `da questão ${question.index}`)))
 }
 
 function examList (options: ExamOptions): HTMLElement {
@@ -58,6 +50,7 @@ export function homeScreen (options: ExamOptions): Screen {
       h('p', { class: 'lead' }, `Busque, leia e pratique as questões das provas do ENEM${span}. Escolha uma alternativa e confira a resposta.`),
       searchForm(options, NO_FILTERS),
       h('p', { class: 'practice-link' }, h('a', { href: addressOf({ kind: 'practice-setup', year: undefined }) }, 'Fazer um simulado'), ': responda às questões de uma área de uma prova e veja a nota calculada como o INEP calcula.'),
+      h('p', { class: 'practice-link' }, h('a', { href: addressOf({ kind: 'level-practice-setup', discipline: undefined, score: undefined, skill: undefined }) }, 'Praticar no seu nível'), ': questões de todas as provas escolhidas para a sua nota em uma área, de todas as habilidades ou de uma só.'),
       examList(options)
     ]
   }

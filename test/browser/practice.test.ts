@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { Page } from 'playwright-core'
 import type { Question } from '../../src/data/record-schemas.ts'
+import { examLabel } from '../../src/web/exam-options.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
 import { browserSession } from './browser.ts'
 import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, seriousAccessibilityViolations, viewShown } from './question-browser-page.ts'
@@ -12,7 +14,7 @@ import { assertOnlyThisServer, goTo, openBrowserPage, PHONE, screenshot, serious
  */
 
 interface QuestionList { metadata: { total: number }, questions: Array<Question> }
-interface AreaAnswer { area: string, discipline: string, score: number, standardError: number, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }>, skills: Array<{ code: string, scored: number, correct: number }>, practice: string }
+interface AreaAnswer { area: string, discipline: string, score: number, theta: number, standardError: number, correct: number, scored: number, leftOut: Array<{ index: number, reason: string }>, skills: Array<{ code: string, scored: number, correct: number }>, practice: string }
 interface ScoreAnswer { areas: AreaAnswer[] }
 interface SkillsAnswer { areas: Array<{ skills: Array<{ code: string, text: string }> }> }
 type Irt = { a: number, b: number, c: number }
@@ -35,6 +37,24 @@ function estimate (area: string, answers: Array<{ irt: Irt, right: boolean }>): 
 
 const ptBR = (value: number, digits: number) => value.toLocaleString('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
+/** The chance of a right answer under the contract's 3PL (D = 1) at θ. */
+const chance = ({ a, b, c }: Irt, theta: number) => c + (1 - c) / (1 + Math.exp(-a * (theta - b)))
+
+/**
+ * The skills table as the contract's arithmetic orders it: each skill's right answers against those a
+ * candidate of the score is expected to give (the sum of the chances at θ of its counted items), the
+ * furthest below first, then the most asked; weak where fewer were right than that sum, rounded.
+ */
+function expectedSkillRows (area: AreaAnswer, counted: Question[], texts: ReadonlyMap<string, string>): string[][] {
+  const expected = (code: string) => counted.filter((question) => `${question.inep!.area}-H${question.inep!.skill}` === code).reduce((sum, question) => sum + chance(question.inep!.irt!, area.theta), 0)
+  return area.skills.map((skill) => ({ ...skill, expected: expected(skill.code) }))
+    .sort((a, b) => (a.correct - a.expected) - (b.correct - b.expected) || b.scored - a.scored)
+    .map((skill) => [`Praticar ${skill.code}`, texts.get(skill.code) ?? '', `${skill.correct} de ${skill.scored}${skill.correct < Math.round(skill.expected) ? ` · abaixo do previsto (≈ ${skill.expected.toLocaleString('pt-BR', { maximumFractionDigits: 1 })})` : ''}`])
+}
+
+/** The rows of the page's skills table: the link's name, the skill's text, the right answers with the mark. */
+const skillRows = (page: Page) => page.locator('.skills-table tbody tr').evaluateAll((trs) => trs.map((tr) => ['.skill-code', '.skill-text', '.skill-outcome'].map((selector) => tr.querySelector(selector)?.textContent)))
+
 function practiceSuite (label: string, env: Record<string, string>, run: { year: number, discipline: string, language: string }): void {
   const session = browserSession(env)
   const { api } = session
@@ -48,7 +68,7 @@ function practiceSuite (label: string, env: Record<string, string>, run: { year:
     assert.equal(await page.locator('h1').innerText(), 'Simulado')
     assert.deepEqual(await seriousAccessibilityViolations(page), [])
     await page.getByLabel('Prova').selectOption(String(year))
-    await page.getByLabel('Área').selectOption(discipline)
+    await page.getByLabel('Área', { exact: true }).selectOption(discipline)
     await page.getByLabel('Língua estrangeira (em Linguagens)').selectOption(language)
     await goTo(page, () => page.getByRole('button', { name: 'Começar' }).click(), (url) => url.searchParams.get('area') === discipline)
     assert.match(await page.locator('h1').innerText(), new RegExp(`ENEM ${year}`))
@@ -144,11 +164,17 @@ function levelSuite (label: string, env: Record<string, string>, run: { year: nu
       const below = levels.filter((level) => level <= area.score).length
       assert.match(await page.locator('.score-position').innerText(), new RegExp(`^Das ${levels.length} questões que contaram, ${below} t[eê]m nível até ${ptBR(Math.round(area.score), 0)}`))
 
-      // The skills table: the answer's skills, INEP's text of each.
+      // The skills table: the answer's skills, INEP's text of each, weakest first, the weak ones marked.
       const texts = new Map((await api<SkillsAnswer>('v1/skills')).areas.flatMap((entry) => entry.skills.map((skill) => [skill.code, skill.text] as const)))
-      const rows = await page.locator('.skills-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)))
-      assert.deepEqual(rows, area.skills.map((skill) => [skill.code, texts.get(skill.code), `${skill.correct} de ${skill.scored}`]))
+      const rows = await skillRows(page)
+      assert.deepEqual(rows, expectedSkillRows(area, counted, texts))
       assert.ok(rows.length > 0)
+      assert.equal(await page.locator('.skills-table tr.weak').count(), rows.filter((row) => row[2]!.includes('abaixo do previsto')).length)
+      // Each skill a link to practise it at the score the answer's practice address names.
+      const practiceScore = new URL(area.practice, session.baseUrl).searchParams.get('score')
+      for (const skill of area.skills) {
+        assert.equal(await page.getByRole('link', { name: `Praticar ${skill.code}`, exact: true }).getAttribute('href'), `?praticar=${discipline}&nota=${practiceScore}&habilidade=${skill.code}`)
+      }
 
       // Practice at that level: the draw the score's address gives, ten questions with their skill and level.
       const drawn = page.waitForResponse((response) => response.url().includes('/v1/questions/practice'))
@@ -181,10 +207,54 @@ function levelSuite (label: string, env: Record<string, string>, run: { year: nu
       assert.equal(estimate(area.area, simulado).score, area.score)
       assert.deepEqual(await seriousAccessibilityViolations(page), [])
       await screenshot(page, `level-practice-${label}-${width}`)
+
+      // The weakest skill's link: practice of that skill at the score, at its own address.
+      const weakest = rows[0]![0]!.replace('Praticar ', '')
+      await goTo(page, () => page.getByRole('link', { name: `Praticar ${weakest}`, exact: true }).click(), (url) => url.searchParams.get('habilidade') === weakest && url.searchParams.has('semente'))
+      assert.equal(new URL(page.url()).searchParams.get('nota'), practiceScore)
+      assert.equal(await page.locator('.practised-skill').innerText(), `Habilidade ${weakest}: ${texts.get(weakest)}`)
+      for (const facts of await page.locator('.level-facts').allInnerTexts()) assert.ok(facts.startsWith(`Habilidade ${weakest}: `), facts)
       assertOnlyThisServer(activity, session.baseUrl)
       await close()
     })
   }
+
+  test('practice at its own address: from the home page, an area, a score and a skill; the API\'s draw of the seed in the address, again on a reload; a new estimate', async () => {
+    const { discipline } = run
+    const catalog = await api<{ areas: Array<{ area: string, discipline: string, skills: Array<{ code: string, text: string, questions: number }> }> }>('v1/skills')
+    const area = catalog.areas.find((entry) => entry.discipline === discipline)!
+    // The skill of the area with the most questions, at a score with decimals.
+    const skill = [...area.skills].sort((a, b) => b.questions - a.questions)[0]!
+    const score = '612.5'
+    const { page, activity, close } = await openBrowserPage(session.browser, `${session.baseUrl}/`)
+    await goTo(page, () => page.getByRole('link', { name: 'Praticar no seu nível' }).click(), (url) => url.searchParams.has('praticar'))
+    assert.equal(await page.locator('h1').innerText(), 'Praticar no seu nível')
+    assert.deepEqual(await seriousAccessibilityViolations(page), [])
+    await page.getByLabel('Área', { exact: true }).selectOption(discipline)
+    await page.getByLabel('Sua nota na área (0 a 1000)').fill(score)
+    await page.getByLabel('Habilidade', { exact: true }).selectOption(skill.code)
+    await goTo(page, () => page.getByRole('button', { name: 'Praticar', exact: true }).click(), (url) => url.searchParams.has('semente'))
+    const address = new URL(page.url()).searchParams
+    assert.deepEqual([address.get('praticar'), address.get('nota'), address.get('habilidade')], [discipline, score, skill.code])
+    const draw = await api<{ questions: Question[] }>(`v1/questions/practice?discipline=${discipline}&score=${score}&skill=${skill.code}&count=10&seed=${address.get('semente')}`)
+    assert.ok(draw.questions.length > 0)
+    const headings = draw.questions.map((question, at) => `Questão ${at + 1} de ${draw.questions.length}: ${examLabel({ title: `ENEM ${question.year}`, application: question.application })}, questão ${question.index}`)
+    assert.deepEqual(await page.locator('.level-question h2').allInnerTexts(), headings)
+    await page.reload()
+    await viewShown(page)
+    assert.deepEqual(await page.locator('.level-question h2').allInnerTexts(), headings, 'a reload shows the same draw')
+    // The first answered right, the rest left blank: the estimate from that one answer, by the contract's method.
+    const first = draw.questions[0]!
+    await page.locator(`label[for="pratica-0-${first.correctAlternative}"]`).click()
+    await page.getByRole('button', { name: 'Ver nova estimativa' }).click()
+    const fresh = estimate(area.area, [{ irt: first.inep!.irt!, right: true }])
+    assert.equal(await page.locator('#estimativa-titulo').innerText(), `Nova estimativa: ${ptBR(fresh.score, 1)}`)
+    assert.match(await page.locator('.estimate-facts').innerText(), new RegExp(`^Com 1 questão respondida nesta prática, margem de cerca de ${Math.round(fresh.margin)} pontos`))
+    assert.deepEqual(await seriousAccessibilityViolations(page), [])
+    await screenshot(page, `practice-page-${label}`)
+    assertOnlyThisServer(activity, session.baseUrl)
+    await close()
+  })
 }
 
 describe('simulado, sample dataset', () => practiceSuite('sample', {}, { year: 2020, discipline: 'linguagens', language: 'ingles' }))

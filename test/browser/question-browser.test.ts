@@ -394,14 +394,16 @@ function questionBrowserSuite (label: string, env: Record<string, string>): void
     await close()
   })
 
-  test('an address naming no question shows the API\'s answer, and the way home', async () => {
+  test('an address naming no question says so in Portuguese (the API\'s 404 is English), and the way home', async () => {
     const exams = await api<ExamSummary[]>('v1/exams')
     const { page, activity, close } = await openBrowserPage(session.browser, address(`?prova=${exams[0]!.year}&questao=999`))
     const refusal = await fetch(`${session.baseUrl}/v1/exams/${exams[0]!.year}/questions/999`)
     assert.equal(refusal.status, 404)
     const { error } = await refusal.json() as { error: { message: string } }
     assert.equal(await page.locator('h1').innerText(), 'Não encontrado')
-    assert.ok((await page.getByRole('alert').innerText()).includes(error.message))
+    const alert = await page.getByRole('alert').innerText()
+    assert.equal(alert, `O acervo não tem a questão 999 da prova ${examLabel(exams[0]!)}.`)
+    assert.equal(alert.includes(error.message), false, 'the API\'s English message is not mixed in')
     assert.equal(await page.getByRole('link', { name: 'Voltar ao início' }).getAttribute('href'), './')
     // The browser logs the 404 it was given; nothing else.
     assert.deepEqual(activity.errors.filter((message) => !message.includes('404')), [])

@@ -10,12 +10,13 @@ import { INEP_DATA_DIR } from '../../src/data/sources/build-dataset.ts'
 import { convertExam } from '../../src/data/sources/enem-dev-ppl.ts'
 import { writeConversion } from '../../src/data/sources/write-conversion.ts'
 import type { Question } from '../../src/data/record-schemas.ts'
+import { figuresOnlyInFiles } from '../../src/data/record-figures.ts'
 import { browserSession } from './browser.ts'
 import { assertOnlyThisServer, openBrowserPage, screenshot } from './question-browser-page.ts'
 
 /*
  * A record whose figure is in `files` alone (its text shows none), in Chromium: ENEM PPL 2011,
- * question 33, asks about a map that only its `files` holds. The exam is converted here from the
+ * question 33, asks about a map that only its `files` holds; practice, too, shows such a figure. The exam is converted here from the
  * local copy of the second applications (../shared, as CI has it), as `npm run dataset` converts it.
  */
 
@@ -68,6 +69,28 @@ describe('a figure a record holds only in files reaches the reader', { skip }, (
     await page.locator('.practice-numbers').getByRole('button', { name: 'Questão 33', exact: true }).click()
     await page.locator('#simulado-questao', { hasText: 'Questão 33' }).waitFor()
     await assertShown(page.locator('.question-files img'), map)
+    assertOnlyThisServer(activity, session.baseUrl)
+  })
+
+  test('practice shows a record\'s figure held only in files, as every other view does', { timeout: 120_000 }, async (t) => {
+    // A record of the exam with such a figure that a practice draw can hold: INEP's parameters, a skill, counted.
+    type Drawable = Question & { inep?: { area: string, skill: number | null, difficulty: number | null, annulled: boolean, excludedFromScoring: boolean } | null }
+    const { questions } = await session.api<{ questions: Drawable[] }>('v1/exams/2011/questions?application=ppl&limit=50&offset=0')
+    const more = await session.api<{ questions: Drawable[] }>('v1/exams/2011/questions?application=ppl&limit=50&offset=50')
+    const record = [...questions, ...more.questions].find((question) => figuresOnlyInFiles(question).length > 0 && question.inep?.skill != null && question.inep.difficulty !== null && !question.inep.annulled && !question.inep.excludedFromScoring)
+    assert.ok(record !== undefined, 'a drawable record with a figure only in files')
+    const inep = record.inep!
+    const query = `discipline=${record.discipline}&score=${inep.difficulty}&skill=${inep.area}-H${inep.skill}&count=10&seed=1`
+    const draw = await session.api<{ questions: Question[] }>(`v1/questions/practice?${query}`)
+    const at = draw.questions.findIndex((question) => question.index === record.index && question.application === 'ppl')
+    assert.ok(at >= 0, `the draw of ${query} holds question ${record.index}`)
+    const { page, activity, close } = await openBrowserPage(session.browser, `${session.baseUrl}/?praticar=${record.discipline}&nota=${inep.difficulty}&habilidade=${inep.area}-H${inep.skill}&semente=1`)
+    t.after(close)
+    const shown = page.locator(`.level-question[data-position="${at}"] .question-files img`)
+    const [figure] = figuresOnlyInFiles(record)
+    await assertShown(shown.first(), figure!)
+    assert.equal(await shown.count(), figuresOnlyInFiles(record).length)
+    t.diagnostic(`question ${record.index} of ENEM PPL 2011, drawn at position ${at + 1}`)
     assertOnlyThisServer(activity, session.baseUrl)
   })
 })

@@ -112,21 +112,34 @@ test('phrases of common words: the pair check finds what reading every text find
   assert.ok(matched >= 20, `${matched} of ${phrases.size} phrases matched`)
 })
 
-test('words most questions hold, read from their dense rows: the same matches, order and scores as MiniSearch, beside a rarer word too', () => {
-  const reference = new MiniSearchReference(listing)
-  const index = new QuestionSearch(listing)
+/** 120 queries of 2 to 8 of the 40 commonest words (each held by far more than a sixteenth of the records, so read from its row), every third beside a word a few hundred records hold (then the rarest, and walked). */
+function denseWordQueries (): string[] {
   const rng = xoroshiro128plus(32)
-  // The 40 commonest words: held by far more than a sixteenth of the records, each is read from its row.
   const top = commonWords.slice(0, 40)
   const queries: string[] = []
   for (let n = 0; n < 120; n++) {
     const words = new Set<string>()
     const size = uniformInt(rng, 2, 8)
     while (words.size < size) words.add(top[uniformInt(rng, 0, top.length - 1)]!)
-    // Every third with a word a few hundred records hold, which is then the rarest and walked.
     queries.push([...words, ...(n % 3 === 0 ? [commonWords[300 + n] ?? top[0]!] : [])].join(' '))
   }
+  return queries
+}
+
+test('words most questions hold, read from their dense rows: the same matches, order and scores as MiniSearch, beside a rarer word too', (t) => {
+  const reference = new MiniSearchReference(listing)
+  const index = new QuestionSearch(listing)
+  const queries = denseWordQueries()
   let matched = 0
   for (const text of queries) if (answersAsMiniSearch(index, reference, search(text), text)) matched++
+  assert.ok(matched > 0, `${matched} of ${queries.length} queries matched`)
+  t.diagnostic(`${matched} of ${queries.length} queries matched`)
+})
+
+// Half of such queries match something only where the records are many: the sample's 99 rarely hold several of them together.
+test('words most questions hold: half the queries of them match, so the comparison above is of real answers', { skip: FULL_DATA_DIR === undefined && 'needs the full dataset (ENEM_DATA_DIR): the sample\'s 99 questions seldom hold several common words together' }, () => {
+  const index = new QuestionSearch(listing)
+  const queries = denseWordQueries()
+  const matched = queries.filter((text) => index.search(search(text)).length > 0).length
   assert.ok(matched >= 60, `${matched} of ${queries.length} queries matched`)
 })

@@ -10,7 +10,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { SAMPLE_DATA_DIR, loadConfig } from '../../src/config.ts'
 import { FULL_DATA_DIR, build, buildTestApp } from '../helper.ts'
-import { SERVER_TIMEOUTS } from '../../src/http/server/http-server-options.ts'
+import { SERVER_TIMEOUTS } from '../../src/http/http-server-options.ts'
 import { parseResponse, rawRequest } from '../raw-http.ts'
 
 async function listening (env: Record<string, string>): Promise<{ app: FastifyInstance, port: number }> {

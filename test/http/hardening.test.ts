@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { app as appPlugin, serverOptions } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
-import { SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/http/server/http-server-options.ts'
+import { SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/http/http-server-options.ts'
 import { TEST_PUBLIC_URL, buildTestApp, loadTestDataset, type ErrorResponseBody } from '../helper.ts'
 import { rawRequest } from '../raw-http.ts'
 

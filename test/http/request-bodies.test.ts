@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { SCORES_BODY_LIMIT } from '../../src/http/schemas/scores.ts'
-import { SERVER_TIMEOUTS } from '../../src/http/server/http-server-options.ts'
+import { SERVER_TIMEOUTS } from '../../src/http/http-server-options.ts'
 import { build, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
 import { parseResponse, rawRequest } from '../raw-http.ts'
 

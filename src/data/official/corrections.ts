@@ -3,7 +3,7 @@ import {
 } from './official-table.ts'
 import { DISCIPLINE_OF_AREA, type Inep, type Letter, type DatasetQuestion } from '../record-schemas.ts'
 import { languageLabelFor, type LanguageReason } from './language-labels.ts'
-import { itemDifficulty } from '../scores/inep-3pl.ts'
+import { itemDifficulty } from '../inep-3pl.ts'
 
 /*
  * The official table meets the dataset here. A record's answer key and discipline change only

@@ -1,12 +1,12 @@
 import { DISCIPLINE_OF_AREA, LETTERS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
 import { compareSkillCodes } from '../skills/skill-code.ts'
-import { allWrongPosterior, curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from './inep-3pl.ts'
+import { allWrongPosterior, curveOf, estimateAbility, scaledScore, type ItemCurve, type ItemParameters } from '../inep-3pl.ts'
 
 /*
  * Which items of an area count, and the area's score from the answers to them: what both ways of
  * asking for a score share (an answer sheet, src/data/scores/sheet-scores.ts; our numbering,
  * src/data/scores/exam-scores.ts). An area's form is worked out once per booklet or exam view;
- * scoring a set of answers against it is then one pass over its items (src/data/scores/inep-3pl.ts).
+ * scoring a set of answers against it is then one pass over its items (src/data/inep-3pl.ts).
  */
 
 /** Why a position of an area does not count. */

@@ -3,11 +3,11 @@ import { LRUCache } from 'lru-cache'
 import { filtersKey, type QuestionFilters } from '../finding/question-filters.ts'
 import { drawDistinct } from '../finding/random-draw.ts'
 import { DISCIPLINE_OF_AREA, type Area, type Question } from '../record-schemas.ts'
-import { fisherInformation, thetaOfScore } from './inep-3pl.ts'
+import { fisherInformation, thetaOfScore } from '../inep-3pl.ts'
 
 /*
  * Practice at a candidate's level, as computerized adaptive tests choose items: each eligible
- * record's Fisher information at the θ of the given score (the 3PL of ./inep-3pl.ts, D = 1) ranks
+ * record's Fisher information at the θ of the given score (the 3PL of ../inep-3pl.ts, D = 1) ranks
  * them; `count` are drawn at random (seeded, as /v1/questions/random draws) from the
  * max(5·count, 30) most informative ("randomesque" selection, so that one score does not always
  * get the same few items), never two records of one INEP item, and given easiest first.

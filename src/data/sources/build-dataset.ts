@@ -92,7 +92,9 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
       try {
         ({ root, commit } = await cloneSource(options.cacheDir, pin, origin))
       } catch (error) {
-        throw new BuildRefused((error as Error).message)
+        // Offline, or where the repository cannot be reached, say the two ways round it (one line).
+        const reason = (error as Error).message.replace(`${name}: `, '')
+        throw new BuildRefused(`source ${name}: ${reason}; without the network, read a local copy of it instead (--source ${name}=PATH; --help says what PATH holds) or clone a mirror (--git ${name}=URL#COMMIT)`)
       }
     }
     verify(pin, root)

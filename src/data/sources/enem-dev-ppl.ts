@@ -4,6 +4,7 @@ import { checkQuestion, DATASET_FILE_PREFIX } from '../dataset/check-dataset.ts'
 import { matchBooklets } from '../official/booklet-match.ts'
 import { readItensProva, type YearItems } from '../official/itens-prova.ts'
 import { officialYearFromItems } from './inep-official.ts'
+import { figuresOnlyInFiles } from '../record-figures.ts'
 import type { DatasetQuestion } from '../record-schemas.ts'
 import { placeRecords } from './booklet-placement.ts'
 import { areaBooklet, fileAddress, examTitle, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
@@ -16,7 +17,8 @@ import { checkedExam } from './official-check.ts'
  * booklet it lists (the second-application booklets are the ones that agree), the records keep
  * their positions, and each is placed on its booklet's item (src/data/sources/booklet-placement.ts).
  * File addresses are rewritten to the record's own folder of the converted exam: the source names
- * some files under `questions/<n>/` while they sit in `questions/<n>-<language>/`.
+ * some files under `questions/<n>/` while they sit in `questions/<n>-<language>/`. The text is then
+ * written as the booklet prints it (asPrinted, below).
  */
 
 const KIND = 'enem-dev-ppl'
@@ -125,7 +127,7 @@ function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder:
   }
   const rewriteNullable = (text: string | null) => (text === null ? null : rewrite(text))
   const converted = {
-    record: {
+    record: asPrinted({
       title: `Questão ${record.index} - ${examTitle(id)}`,
       index: record.index,
       discipline: record.discipline,
@@ -136,12 +138,66 @@ function rewriteRecord (sourceDir: string, folder: string, id: ExamId, { folder:
       correctAlternative: record.correctAlternative,
       alternativesIntroduction: rewriteNullable(record.alternativesIntroduction),
       alternatives: record.alternatives.map((alternative) => ({ ...alternative, text: rewriteNullable(alternative.text), file: rewriteNullable(alternative.file) }))
-    },
+    }),
     files,
     source,
     sourceIndex: record.index
   }
   return { converted, missing }
+}
+
+/*
+ * The source's Markdown as the booklet prints it. The program that wrote the source left two
+ * artefacts in its text, each undone by a rule of its own (tested on the source's own files in
+ * test/data/sources/enem-dev-ppl.test.ts):
+ * - Stray indentation. A citation the booklet sets flush right, a paragraph's indented first line,
+ *   came out as a run of spaces or no-break spaces at the start of the line, and a table the program
+ *   could not read as lines of spaces alone. Markdown reads a line indented by four spaces as code
+ *   (monospace, unwrapped, running off a phone's screen); the booklet prints a paragraph. So each
+ *   line loses the white space at its ends, and a run of blank lines is one paragraph break (no
+ *   line of the source ends in the two spaces of a Markdown line break, and no indented line is a
+ *   list's: nothing the indentation meant is lost).
+ * - `null`. Where the program lost a statement's figure it wrote a paragraph `null`, always the
+ *   statement's last. The figure is then a file of the record that no text shows, when it has one
+ *   (75 records): it goes back where the booklet prints it, in place of the `null`. A `null` with no
+ *   such file (104 records, none of whose statements announces a figure there) stands for nothing
+ *   and goes.
+ */
+
+/** White space at either end of a line: spaces, tabs, no-break spaces. */
+const LINE_END_SPACE = /^[ \t\u00a0]+|[ \t\u00a0]+$/gm
+/** The paragraph the source writes where it lost a figure. */
+const LOST_FIGURE = 'null'
+
+/** `text` without white space at the ends of its lines, blank lines as single paragraph breaks. */
+export function withoutStrayIndentation (text: string): string {
+  return text.replace(LINE_END_SPACE, '').replace(/\n{3,}/g, '\n\n').trim()
+}
+
+/** A Markdown image of `address`; in angle brackets where the address has what would end a plain one. */
+function markdownImage (address: string): string {
+  return /[\s()<>]/.test(address) ? `![](<${address}>)` : `![](${address})`
+}
+
+/** `context` with its `null` paragraph replaced by `figures` (Markdown images), or dropped when there are none. */
+export function withLostFiguresPutBack (context: string, figures: readonly string[]): string {
+  const lines = context.split('\n')
+  const at = lines.indexOf(LOST_FIGURE)
+  if (at === -1) return context
+  lines[at] = figures.map(markdownImage).join('\n\n')
+  return lines.filter((line, index) => index <= at || line !== LOST_FIGURE).join('\n').replace(/\n{3,}/g, '\n\n').trim()
+}
+
+/** A record of the source with its text as the booklet prints it: both rules above, on every Markdown field. */
+export function asPrinted<R extends DatasetQuestion> (record: R): R {
+  const printed = (text: string | null) => (text === null ? null : withoutStrayIndentation(text))
+  const indented = {
+    ...record,
+    context: printed(record.context),
+    alternativesIntroduction: printed(record.alternativesIntroduction),
+    alternatives: record.alternatives.map((alternative) => ({ ...alternative, text: printed(alternative.text) }))
+  }
+  return indented.context === null ? indented : { ...indented, context: withLostFiguresPutBack(indented.context, figuresOnlyInFiles(indented)) }
 }
 
 function escapeRegExp (text: string): string {

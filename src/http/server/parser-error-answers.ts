@@ -6,7 +6,7 @@ import { errorBody, type ErrorStatus } from '../errors.ts'
 import { sendError } from '../plugins/error-handling.ts'
 import { ERROR_ANSWER_HEADERS } from '../response-headers.ts'
 import { logRequest } from '../access-log.ts'
-import { MAX_HEADER_BYTES } from './http-server-options.ts'
+import { MAX_HEADER_BYTES } from '../http-server-options.ts'
 import { answerAndClose, isLingering } from './closing-connections.ts'
 
 /**

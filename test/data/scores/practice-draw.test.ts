@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { fisherInformation, itemDifficulty, thetaOfScore } from '../../../src/data/scores/inep-3pl.ts'
+import { fisherInformation, itemDifficulty, thetaOfScore } from '../../../src/data/inep-3pl.ts'
 import { candidatePoolSize, drawPractice, largest, mostInformative } from '../../../src/data/scores/practice-draw.ts'
 import type { Question } from '../../../src/data/record-schemas.ts'
 

@@ -4,7 +4,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { readBookletTables } from '../../../src/data/scores/booklet-table.ts'
 import { isSheetProblem, SheetScorer, type SheetScore } from '../../../src/data/scores/sheet-scores.ts'
-import { estimateAbility, itemCurve } from '../../../src/data/scores/inep-3pl.ts'
+import { estimateAbility, itemCurve } from '../../../src/data/inep-3pl.ts'
 
 /*
  * Properties of the score of an answer sheet, on the committed booklets (data/scores): they hold

@@ -1,4 +1,4 @@
-import { test } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { loadDataset } from '../../../src/data/dataset/load-dataset.ts'
 import type { CorrectionsFile } from '../../../src/data/official/official-table.ts'
 import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
-import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'
+import { convertEnemDevPpl, withLostFiguresPutBack, withoutStrayIndentation } from '../../../src/data/sources/enem-dev-ppl.ts'
+import { recordFigures } from '../../../src/data/record-figures.ts'
 import { writeConversion } from '../../../src/data/sources/write-conversion.ts'
 import { writeItensProva, type FixtureBooklet } from './itens-prova-fixture.ts'
 
@@ -112,4 +113,71 @@ test('the written folder holds the exam as 2012-ppl with its official table and 
     const item = itemAt(question.index)
     assert.deepEqual([question.application, question.inep?.item, question.inep?.key, question.correctAlternative, question.discipline], ['ppl', item.item, item.key, item.key, 'matematica'], `#${question.index}`)
   }
+})
+
+/*
+ * The text as the booklet prints it (asPrinted in src/data/sources/enem-dev-ppl.ts): one rule per
+ * artefact of the source, each on text made for it, then on the source's own files (the project's
+ * test setup's ../shared copy), where what each rule must do is read from the source record itself.
+ */
+
+test('stray indentation: each line loses the white space at its ends (spaces, no-break spaces), blank lines are one paragraph break', () => {
+  const citation = 'ROSS, J. L. S. A sociedade industrial.'
+  assert.equal(withoutStrayIndentation(`Texto.\n\n${' '.repeat(50)}${citation}\n${' '.repeat(30)}\n\u00a0\n   Outro parágrafo.  `), `Texto.\n\n${citation}\n\nOutro parágrafo.`)
+  assert.equal(withoutStrayIndentation('Verso um\nverso dois'), 'Verso um\nverso dois')
+})
+
+test('"null": the paragraph is replaced by the figures no text shows, where it stood, or dropped when there are none', () => {
+  assert.equal(withLostFiguresPutBack('Conforme a figura:\n\nnull', ['https://enem.dev/a.png', 'https://enem.dev/b.png']), 'Conforme a figura:\n\n![](https://enem.dev/a.png)\n\n![](https://enem.dev/b.png)')
+  assert.equal(withLostFiguresPutBack('Um texto.\n\nnull', []), 'Um texto.')
+  assert.equal(withLostFiguresPutBack('Sem nada perdido.', ['https://enem.dev/a.png']), 'Sem nada perdido.')
+  // An address a plain Markdown image would end early (a parenthesis of a query) goes in angle brackets.
+  assert.equal(withLostFiguresPutBack('x\n\nnull', ['https://enem.dev/f.png?latex=%5Cleft(R%5Cright)']), 'x\n\n![](<https://enem.dev/f.png?latex=%5Cleft(R%5Cright)>)')
+})
+
+const SOURCE_COPY = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)), '../shared/sources/enem-dev-second-applications')
+const SHARED_INEP = path.resolve(SOURCE_COPY, '../../inep')
+const noCopy = existsSync(SOURCE_COPY) && existsSync(SHARED_INEP) ? false : `${SOURCE_COPY} or ${SHARED_INEP} is absent: the rules were NOT run on the source's own files`
+
+describe('the rules on the source\'s own files', { skip: noCopy }, () => {
+  /** Each converted record beside its source record (read from the source's folder, by the folder the conversion names). */
+  const pairs = () => convertEnemDevPpl(SOURCE_COPY, SHARED_INEP).flatMap((exam) => exam.records.map(({ record, source }) => ({
+    record,
+    source: JSON.parse(readFileSync(path.join(SOURCE_COPY, source, 'details.json'), 'utf8')) as DatasetQuestion
+  })))
+  const texts = (record: DatasetQuestion) => [record.context, record.alternativesIntroduction, ...record.alternatives.map((alternative) => alternative.text)]
+  const lostFigure = (text: string | null) => (text ?? '').split('\n').some((line) => line.trim() === 'null')
+  /** A text's words, every white space and image left out: what neither rule may change. */
+  const words = (text: string | null) => (text ?? '').replace(/!\[[^\]]*\]\([^)]*\)/g, '').split('\n').filter((line) => line.trim() !== 'null').join(' ').split(/\s+/).filter((word) => word !== '')
+
+  test('indented lines: none is left, and every record keeps its words in their order', (t) => {
+    let indented = 0
+    for (const { record, source } of pairs()) {
+      if (texts(source).some((text) => /^[ \t\u00a0]/m.test(text ?? ''))) indented++
+      texts(record).forEach((text, at) => {
+        assert.doesNotMatch(text ?? '', /^[ \t\u00a0]|[ \t\u00a0]$/m, `${source.year}/${source.index}`)
+        assert.deepEqual(words(text), words(texts(source)[at]!), `${source.year}/${source.index}`)
+      })
+    }
+    assert.ok(indented > 0, 'the source has indented lines')
+    t.diagnostic(`${indented} converted records had indented lines in the source`)
+  })
+
+  test('"null" paragraphs: each gives way to the record\'s figures that no text showed, which then stand in the statement', (t) => {
+    let putBack = 0
+    let dropped = 0
+    for (const { record, source } of pairs()) {
+      assert.equal(texts(record).some(lostFigure), false, `${source.year}/${source.index}`)
+      if (!lostFigure(source.context)) continue
+      // What the source's record shows nowhere, by the one function that says what a record's figures are.
+      const lost = recordFigures(source).filter((figure) => figure.place === 'files').map((figure) => path.basename(figure.address))
+      const nowInStatement = recordFigures(record).filter((figure) => figure.place === 'context').map((figure) => path.basename(figure.address))
+      assert.deepEqual(nowInStatement, lost, `${source.year}/${source.index}`)
+      assert.deepEqual(recordFigures(record).filter((figure) => figure.place === 'files'), [], `${source.year}/${source.index}`)
+      if (lost.length > 0) putBack++
+      else dropped++
+    }
+    assert.ok(putBack > 0 && dropped > 0, `${putBack} put back, ${dropped} dropped`)
+    t.diagnostic(`${putBack} "null" paragraphs replaced by the lost figures, ${dropped} dropped (no figure to put back)`)
+  })
 })

@@ -1,4 +1,4 @@
-import type { Area } from '../record-schemas.ts'
+import type { Area } from './record-schemas.ts'
 
 /*
  * INEP's score of one area, as INEP's own R package computes it (inepoficial/microEnem,

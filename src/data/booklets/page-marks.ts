@@ -58,7 +58,26 @@ export interface PdfBooklet {
   readonly pages: number
   readonly document: mupdf.Document
   marks (number: number): PageMarks
+  /** What MuPDF said while reading it (a font without cmaps, an odd JPEG 2000), for the conversion's warnings. */
+  notes (): readonly string[]
   close (): void
+}
+
+/*
+ * MuPDF's warnings would go to stderr, mixed into a command's one-line errors and its summary: they
+ * are kept instead, the last few hundred, for each booklet to report as its own.
+ */
+const MAX_NOTES = 500
+let noted: string[] = []
+let notedCount = 0
+mupdf.setLog({
+  warning: (message: string) => { note(message) },
+  error: (message: string) => { note(message) }
+})
+function note (message: string): void {
+  notedCount++
+  noted.push(message)
+  if (noted.length > MAX_NOTES) noted = noted.slice(-MAX_NOTES)
 }
 
 /** Opens a PDF from its bytes. Throws a one-line error when MuPDF cannot read it. */
@@ -69,10 +88,12 @@ export function openPdf (bytes: Uint8Array, name: string): PdfBooklet {
   } catch (error) {
     throw new Error(`${name}: not a PDF MuPDF can read (${(error as Error).message.split('\n')[0]})`)
   }
+  const from = notedCount
   return {
     pages: document.countPages(),
     document,
     marks: (number) => pageMarks(document, number),
+    notes: () => noted.slice(Math.max(0, noted.length - (notedCount - from))),
     close: () => document.destroy()
   }
 }

@@ -206,7 +206,9 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
       const gap = glyph.box.x0 - previous.box.x1
       const scripted = glyph.script !== 'normal' || /^[\u2070-\u209f\u00b2\u00b3\u00b9]$/u.test(glyph.text)
       const scriptJoin = scripted && previous.script === 'normal' && gap < 0.35 * previous.size
-      if (!scriptJoin && gap > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
+      // A gap before closing punctuation is kerning (after a superscript: W/m², ), never a space the PDF does not print.
+      const closing = /^[,.;:!?)\]]$/u.test(glyph.text)
+      if (!scriptJoin && !closing && gap > SPACE_GAP * Math.min(glyph.size, previous.size)) text += ' '
     }
     text += scripted(glyph)
     previous = glyph

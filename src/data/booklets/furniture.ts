@@ -21,6 +21,12 @@ export function furnitureOfText (text: string): FurnitureKind | null {
   if (/^\*[0-9A-Z]{6,}\*$/u.test(bare)) return 'barcode'
   if (/\.indb\b/iu.test(text)) return 'imposition'
   if (/\d\s*º\s*DIA\b/iu.test(text) && /CADERNO/iu.test(text)) return 'footer'
+  // 2009 sets its footer as three pieces: `CH – 1º dia`, `CADERNO 1 – AZUL – PÁGINA 16`, `ENEM 2009`; the
+  // second applications add `2ª aplicação`.
+  if (/^[A-Z]{2}\s*[–•-]\s*\d\s*º\s*dia$/iu.test(text.trim())) return 'footer'
+  if (/^CADERNO\s+\d+\b.*\bP[ÁA]GINA\s+\d+$/iu.test(text.trim())) return 'footer'
+  if (/^ENEM\s*\d{4}$/u.test(text.trim())) return 'footer'
+  if (/^\d\s*ª\s*aplica[çc][ãa]o$/iu.test(text.trim())) return 'footer'
   if (AREA_HEADING.test(text.trim()) && text.trim() === text.trim().toUpperCase()) return 'heading'
   if (QUESTIONS_HEADING.test(text.trim())) return 'heading'
   return null
@@ -45,6 +51,11 @@ export function pageFurniture (lines: readonly Line[], content: { top: number, b
     const kind = furnitureOfText(line.text)
     if (kind !== null) found.set(line, kind)
     else if (line.box.y1 <= content.top || line.box.y0 >= content.bottom) found.set(line, /^\d{1,3}$/.test(line.text) ? 'page-number' : 'margin')
+  }
+  // A page number set on its footer's baseline, in a larger size than the footer's text, reaches above it.
+  const footers = [...found].filter(([, kind]) => kind === 'footer').map(([line]) => line)
+  for (const line of lines) {
+    if (!found.has(line) && /^\d{1,3}$/.test(line.text) && footers.some((footer) => Math.abs(footer.baseline - line.baseline) < 2)) found.set(line, 'page-number')
   }
   return found
 }

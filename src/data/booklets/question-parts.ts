@@ -1,6 +1,6 @@
 import { cutFigure, type Figure } from './figures.ts'
 import { letterOf } from './letters.ts'
-import { verticalOverlap } from './boxes.ts'
+import { coveredShare, grow, verticalOverlap } from './boxes.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -56,6 +56,7 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
   const used = new Set<FlowElement>(markers.map((at) => elements[at]!))
   const lines = elements.filter((element): element is LineElement => element.kind === 'line')
   const markerElements = markers.map((at) => elements[at] as LineElement)
+  const spread = lineSpread(markerElements)
   // A figure cut at the letters beside it is replaced by its pieces; those no alternative takes stay the statement's.
   const pieces = new Map<FlowElement, FigureElement[]>()
   const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => {
@@ -69,7 +70,7 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
       .filter((other) => other !== marker && other.page === marker.page && Math.abs(other.line.box.x0 - marker.line.box.x0) < 2 * marker.line.size && other.line.box.y0 > marker.line.box.y0)
       .sort((a, b) => a.line.box.y0 - b.line.box.y0)[0]
     const limit = below?.line.box.y0 ?? Infinity
-    const own = continuation(marker, lines.filter((line) => !used.has(line) && !markerElements.includes(line)), limit)
+    const own = continuation(marker, lines.filter((line) => !used.has(line) && !markerElements.includes(line)), limit, spread)
     for (const line of own) used.add(line)
     const figure = figures.find((element) => {
       if (used.has(element) || element.page !== marker.page) return false
@@ -81,11 +82,13 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
       return (besideMarker || belowMarker) && besideLetter && box.y1 <= limit + 2
     })
     if (figure !== undefined) used.add(figure)
+    // Beside its figure, what lies on the figure (a tick label left out of it) is the figure's, not text.
+    const text = figure === undefined ? own : own.filter((element) => coveredShare(element.line.box, grow(figure.figure.box, element.line.size)) < 0.5)
     return {
       letter: LETTERS[at]!,
-      text: joinLines([marker.line.text.replace(MARKER, ''), ...own.map((element) => element.line.text)]),
+      text: joinLines([marker.line.text.replace(MARKER, ''), ...text.map((element) => element.line.text)]),
       figure: figure === undefined ? null : { figure: figure.figure, page: figure.page },
-      lines: [marker.line, ...own.map((element) => element.line)]
+      lines: [marker.line, ...text.map((element) => element.line)]
     }
   })
   const statement = elements.slice(0, first).flatMap((element) => pieces.get(element) ?? [element]).filter((element) => !used.has(element))
@@ -116,7 +119,23 @@ function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]):
  * The lines that carry on an alternative's text below its letter's line: each starting where
  * its text starts (a hanging indent), no farther below than a line (2009 spaces its lines wide), above the next letter.
  */
-function continuation (marker: LineElement, lines: readonly LineElement[], limit: number): LineElement[] {
+/**
+ * How far apart the letters' lines stand, beyond a line's height: the most white an alternative's own
+ * lines can leave between them (2009 spreads a column's lines to fill it, its alternatives' too).
+ */
+function lineSpread (markers: readonly LineElement[]): number {
+  const gaps: number[] = []
+  markers.forEach((marker, at) => {
+    const next = markers[at + 1]
+    if (next !== undefined && next.page === marker.page && Math.abs(next.line.box.x0 - marker.line.box.x0) < 3 && next.line.box.y0 > marker.line.box.y1) {
+      gaps.push(next.line.box.y0 - marker.line.box.y1)
+    }
+  })
+  const least = Math.min(...gaps)
+  return Number.isFinite(least) ? least : 0
+}
+
+function continuation (marker: LineElement, lines: readonly LineElement[], limit: number, spread: number): LineElement[] {
   const own: LineElement[] = []
   // A letter set alone (its text stands on another baseline: a fraction, a formula) is followed on its row.
   const alone = marker.line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped).length === 1
@@ -129,7 +148,7 @@ function continuation (marker: LineElement, lines: readonly LineElement[], limit
   let last = beside?.line ?? marker.line
   for (;;) {
     const next = lines.find((element) => element.page === marker.page && !own.includes(element) && element !== marker &&
-      element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < 1.1 * last.size &&
+      element.line.box.y0 > last.box.y0 + 0.3 * last.size && element.line.box.y0 - last.box.y1 < Math.max(1.1 * last.size, spread + 1) &&
       element.line.box.y0 < limit - 1 && Math.abs(element.line.box.x0 - textStart) < 1.5 * last.size)
     if (next === undefined) return own
     own.push(next)

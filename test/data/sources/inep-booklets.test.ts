@@ -154,7 +154,7 @@ for (const [day, blue, other] of [[1, '2025/2025_PV_impresso_D1_CD1.pdf', '2025/
 }
 
 test('2021 day 2 (yellow), its text set in fonts without text mapping, read by OCR in Portuguese: its first pages agree with the transcription of the same items', { skip: skipDataset }, (t) => {
-  const { keys, records } = readDay('2021/2021_PV_impresso_D2_CD5.pdf', { pages: 5, ocr: tesseract })
+  const { keys, records } = readDay('2021/2021_PV_impresso_D2_CD5.pdf', { pages: 4, ocr: tesseract })
   // The transcription follows the blue booklet (CD7): the same item stands there at another number.
   const blue = bookletKeys({ year: 2021, application: 'regular', day: 2, cd: 7, inepDir: INEP_DATA_DIR })
   const blueIndex = new Map(blue.positions.flatMap((position) => (position.item?.item == null ? [] : [[position.item.item, position.index] as const])))

@@ -57,6 +57,9 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
   const lines = elements.filter((element): element is LineElement => element.kind === 'line')
   const markerElements = markers.map((at) => elements[at] as LineElement)
   const spread = lineSpread(markerElements)
+  // Each letter set alone takes the text on its row first, before any letter's text runs on below it.
+  const besides = new Map(markerElements.map((marker) => [marker, besideText(marker, lines.filter((line) => !markerElements.includes(line)))]))
+  const besideLines = new Set([...besides.values()].filter((line) => line !== undefined))
   // A figure cut at the letters beside it is replaced by its pieces; those no alternative takes stay the statement's.
   const pieces = new Map<FlowElement, FigureElement[]>()
   const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => {
@@ -70,7 +73,7 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
       .filter((other) => other !== marker && other.page === marker.page && Math.abs(other.line.box.x0 - marker.line.box.x0) < 2 * marker.line.size && other.line.box.y0 > marker.line.box.y0)
       .sort((a, b) => a.line.box.y0 - b.line.box.y0)[0]
     const limit = below?.line.box.y0 ?? Infinity
-    const own = continuation(marker, lines.filter((line) => !used.has(line) && !markerElements.includes(line)), limit, spread)
+    const own = continuation(marker, besides.get(marker), lines.filter((line) => !used.has(line) && !markerElements.includes(line) && !besideLines.has(line)), limit, spread)
     for (const line of own) used.add(line)
     const figure = figures.find((element) => {
       if (used.has(element) || element.page !== marker.page) return false
@@ -135,14 +138,16 @@ function lineSpread (markers: readonly LineElement[]): number {
   return Number.isFinite(least) ? least : 0
 }
 
-function continuation (marker: LineElement, lines: readonly LineElement[], limit: number, spread: number): LineElement[] {
-  const own: LineElement[] = []
-  // A letter set alone (its text stands on another baseline: a fraction, a formula) is followed on its row.
+/** A letter set alone (its text stands on another baseline: a fraction, a formula): the text on its row. */
+function besideText (marker: LineElement, lines: readonly LineElement[]): LineElement | undefined {
   const alone = marker.line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped).length === 1
-  const beside = alone
-    ? lines.find((element) => element.page === marker.page && verticalOverlap(element.line.box, marker.line.box) > 0.3 * marker.line.size &&
-      element.line.box.x0 > marker.line.box.x1 && element.line.box.x0 - marker.line.box.x1 < 4 * marker.line.size)
-    : undefined
+  if (!alone) return undefined
+  return lines.find((element) => element.page === marker.page && verticalOverlap(element.line.box, marker.line.box) > 0.3 * marker.line.size &&
+    element.line.box.x0 > marker.line.box.x1 && element.line.box.x0 - marker.line.box.x1 < 4 * marker.line.size)
+}
+
+function continuation (marker: LineElement, beside: LineElement | undefined, lines: readonly LineElement[], limit: number, spread: number): LineElement[] {
+  const own: LineElement[] = []
   if (beside !== undefined) own.push(beside)
   const textStart = beside?.line.box.x0 ?? marker.line.glyphs.find((glyph, at) => at > 0 && (glyph.text.trim() !== '' || !glyph.mapped))?.box.x0 ?? marker.line.box.x0
   let last = beside?.line ?? marker.line

@@ -108,7 +108,8 @@ try {
     process.stdout.write(`Wrote ${path.resolve(outDir)}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records, ${manifest.totals.leftOut} left out (why: ${path.join(path.resolve(outDir), 'manifest.json')}). Serve it: ENEM_DATA_DIR=${outDir} npm start\n`)
   }
 } catch (error) {
-  if (!(error instanceof BuildRefused)) throw error
-  process.stderr.write(`dataset: ${error.message}\n`)
+  // One line, whatever stopped it: a refusal says why; anything else says what, without a stack.
+  const message = error instanceof BuildRefused ? error.message : `stopped: ${(error as Error).message?.split('\n')[0] ?? String(error)}`
+  process.stderr.write(`dataset: ${message}\n`)
   process.exit(1)
 }

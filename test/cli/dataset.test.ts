@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,7 +11,7 @@ import { decodePath } from '../../src/data/dataset/file-addresses.ts'
 import { isFilesSource, type Manifest } from '../../src/data/dataset/dataset-manifest.ts'
 import type { CorrectionsFile } from '../../src/data/official/official-table.ts'
 import type { DatasetQuestion } from '../../src/data/record-schemas.ts'
-import { buildDataset, INEP_DATA_DIR } from '../../src/data/sources/build-dataset.ts'
+import { BuildRefused, buildDataset, INEP_DATA_DIR, partialFolder, removeStalePartials, writeRefusal } from '../../src/data/sources/build-dataset.ts'
 import { cloneSource } from '../../src/data/sources/fetch-source.ts'
 import { convertEnemDevPpl } from '../../src/data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
@@ -377,6 +377,45 @@ describe('a source that does not hash to its pin', { skip }, () => {
     assert.equal(existsSync(out), false)
     rmSync(copy, { recursive: true, force: true })
   })
+})
+
+test('a target that cannot be written is refused in one line before any source is read', async () => {
+  const file = path.join(work, 'a-file')
+  writeFileSync(file, 'not a folder')
+  const out = path.join(file, 'full')
+  const { code, stdout, stderr } = await runDataset(out, ...sourceOptions())
+  assert.equal(code, 1)
+  assert.equal(stdout, '')
+  const lines = stderr.trim().split('\n')
+  assert.equal(lines.length, 1, stderr)
+  assert.equal(lines[0], `dataset: cannot write ${out}: a part of the path is a file, not a folder (ENOTDIR at ${path.join(file, '.full.partial-')}${/partial-(\d+)/.exec(lines[0]!)?.[1]}); nothing was written`)
+})
+
+test('a disk that fills up (ENOSPC) or a folder not ours to write (EACCES) is one line naming the target; other errors pass as they are', () => {
+  const full = writeRefusal(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/srv/enem/x.json' }), '/srv/enem')
+  assert.ok(full instanceof BuildRefused)
+  assert.equal(full.message, 'cannot write /srv/enem: no space left on the device (ENOSPC at /srv/enem/x.json); nothing was written')
+  const denied = writeRefusal(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }), '/srv/enem')
+  assert.equal((denied as Error).message, 'cannot write /srv/enem: permission denied (EACCES at /srv/enem); nothing was written')
+  const other = new TypeError('not a write')
+  assert.equal(writeRefusal(other, '/srv/enem'), other)
+})
+
+test('the folder a build that died left beside its target is removed by the next build; a running build\'s is kept', async () => {
+  const out = path.join(work, 'stale', 'full')
+  mkdirSync(path.dirname(out), { recursive: true })
+  // A process that has ended: its pid is free, as a killed build's is.
+  const ended = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['-e', ''])
+    child.on('exit', () => resolve(child.pid!))
+  })
+  const dead = partialFolder(out, ended)
+  const running = partialFolder(out, process.pid)
+  for (const folder of [dead, running]) mkdirSync(path.join(folder, '2025'), { recursive: true })
+  assert.deepEqual(removeStalePartials(out), [path.basename(dead)])
+  assert.equal(existsSync(dead), false)
+  assert.equal(existsSync(running), true)
+  rmSync(running, { recursive: true, force: true })
 })
 
 test('--git booklets=… is refused: the booklets come from several repositories, each pinned on its own', async () => {

@@ -73,6 +73,14 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   const progress = options.progress ?? (() => {})
   const outDir = path.resolve(options.outDir)
   if (existsSync(outDir) && readdirSync(outDir).length > 0) throw new BuildRefused(`${outDir} is not empty: build into a new folder`)
+  // Whether the target can be written is known before the sources are read, not after.
+  removeStalePartials(outDir)
+  try {
+    mkdirSync(partialFolder(outDir, process.pid), { recursive: true })
+    rmdirSync(partialFolder(outDir, process.pid))
+  } catch (error) {
+    throw writeRefusal(error, outDir)
+  }
   const inepDir = options.inepDir ?? INEP_DATA_DIR
 
   const sources = new Map<SourceName, ReadySource>()
@@ -141,9 +149,9 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
     else converted.push({ source: 'booklets', exam })
   }
 
-  const partial = path.join(path.dirname(outDir), `.${path.basename(outDir)}.partial-${process.pid}`)
-  rmSync(partial, { recursive: true, force: true })
+  const partial = partialFolder(outDir, process.pid)
   try {
+    rmSync(partial, { recursive: true, force: true })
     const manifest = writeDataset(partial, { sources, booklets, datasetExams, converted, repairs }, progress)
     if (existsSync(outDir)) rmdirSync(outDir)
     renameSync(partial, outDir)
@@ -151,8 +159,64 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
     return manifest
   } catch (error) {
     rmSync(partial, { recursive: true, force: true })
-    throw error
+    throw writeRefusal(error, outDir)
   }
+}
+
+/** Where a build of `outDir` by process `pid` writes before its folder is whole: beside it, hidden. */
+export function partialFolder (outDir: string, pid: number): string {
+  return path.join(path.dirname(outDir), `.${path.basename(outDir)}.partial-${pid}`)
+}
+
+/**
+ * The folders earlier builds of `outDir` left when they died (killed, out of power): those whose
+ * process is gone are removed; a build running now keeps its own.
+ */
+export function removeStalePartials (outDir: string): string[] {
+  const prefix = `.${path.basename(outDir)}.partial-`
+  let names: string[]
+  try {
+    names = readdirSync(path.dirname(outDir))
+  } catch {
+    return []
+  }
+  const removed: string[] = []
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number(name.slice(prefix.length))
+    if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue
+    rmSync(path.join(path.dirname(outDir), name), { recursive: true, force: true })
+    removed.push(name)
+  }
+  return removed
+}
+
+function isRunning (pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  ENOENT: 'a folder of the path does not exist',
+  EEXIST: 'something stands there already'
+}
+
+/** A failure to write the dataset as one line naming the target (BuildRefused); any other error as it is. */
+export function writeRefusal (error: unknown, outDir: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (error instanceof BuildRefused || code === undefined || !(code in WRITE_FAILURES)) return error
+  const where = (error as NodeJS.ErrnoException).path ?? outDir
+  return new BuildRefused(`cannot write ${outDir}: ${WRITE_FAILURES[code]} (${code} at ${where}); nothing was written`)
 }
 
 /** Refuses, in one line, the first path of `pin` that is not what its hash says. */

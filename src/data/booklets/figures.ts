@@ -64,12 +64,16 @@ export function pageFigures (input: FigureInput): Figure[] {
   // A drawing's short words (a structure's atoms, a diagram's letters) join its pieces, which their
   // lines stop short of; they count as no graphic of their own.
   const joining = input.lines.filter((line) => line.text.length <= 4 && letterOf(line) === null && !input.labels.includes(line))
-  const marks: Array<{ box: Box, image: boolean, thin: boolean, text?: true }> = [
-    ...joining.map((line) => ({ box: line.box, image: false, thin: false, text: true as const })),
+  // The box, rule or band of a question's label (2021 sets its band a little apart; 2009 runs its rule on across
+  // the column) decorates the label: no figure is made of it, nor joined by it to a drawing below.
+  const decoratesLabel = (box: Box) => input.labels.some((label) => near(label.box, box, 3) ||
+    (verticalOverlap(label.box, box) > 0 && height(box) < 2 * height(label.box) && box.x0 >= label.box.x1 - 2 && box.x0 - label.box.x1 < 3 * label.size))
+  const marks: Array<{ box: Box, image: boolean, thin: boolean, text?: Line }> = [
+    ...joining.map((line) => ({ box: line.box, image: false, thin: false, text: line })),
     ...input.images.filter(inContent).map((box) => ({ box, image: true, thin: false })),
     ...input.rotated.filter(inContent).map((box) => ({ box, image: false, thin: false })),
     ...input.paths
-      .filter((path) => !isWhite(path) && inContent(path.box))
+      .filter((path) => !isWhite(path) && inContent(path.box) && !decoratesLabel(path.box))
       .filter((path) => input.gutterX === null || !(width(path.box) < 4 && path.box.x0 - 2 < input.gutterX && path.box.x1 + 2 > input.gutterX && height(path.box) > 100))
       .map((path) => ({ box: path.box, image: false, thin: isThin(path.box) }))
   ]
@@ -80,9 +84,10 @@ export function pageFigures (input: FigureInput): Figure[] {
   const sameSide = (figure: Box, line: Box) => gutterX === null || (figure.x1 - 2 > gutterX && figure.x0 + 2 < gutterX) ||
     ((line.x0 + line.x1) / 2 < gutterX) === ((figure.x0 + figure.x1) / 2 < gutterX)
   const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP, apart).map((members) => members.map((at) => marks[at]!))
+  const prose = proseBlocks(input.lines)
   const figures: Figure[] = []
   for (const all of clusters) {
-    const members = all.filter((mark) => mark.text !== true)
+    const members = all.filter((mark) => mark.text === undefined)
     if (members.length === 0) continue
     const box = union(members.map((mark) => mark.box))
     const image = members.some((mark) => mark.image)
@@ -91,20 +96,26 @@ export function pageFigures (input: FigureInput): Figure[] {
       const named = all.length > members.length
       if (!named && members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
       if (width(box) < DECORATION_SIZE * textSize && height(box) < DECORATION_SIZE * textSize) continue
-      // The rule or band beside a question's label (2021 sets it a little apart) decorates the label.
-      if (input.labels.some((label) => near(label.box, box, 3) || (verticalOverlap(label.box, box) > 0 && height(box) < 2 * height(label.box) &&
-        box.x0 >= label.box.x1 - 2 && box.x0 - label.box.x1 < 3 * label.size))) continue
+      if (decoratesLabel(box)) continue
     }
     // The cluster's box holds text set inside it (labels, cells); that text is the figure's.
     const grown = grow(box, LABEL_MARGIN)
-    const lines = input.lines.filter((line) => !input.labels.includes(line) && coveredShare(line.box, grown) >= INSIDE_SHARE)
+    const joined = all.flatMap((mark) => (mark.text === undefined ? [] : [mark.text]))
+    // Prose inside a frame (a shared text in a box) is the statement's, not the figure's: a block of lines
+    // is the figure's only where something is drawn along its lines (a table's rules, a chart's marks).
+    const drawnAlong = (line: Line) => members.some((mark) => height(mark.box) < 0.8 * height(box) &&
+      verticalOverlap(grow(mark.box, 0.6 * line.size), line.box) > 0 && mark.box.x0 < line.box.x1 && mark.box.x1 > line.box.x0)
+    const lines = [...new Set([...joined, ...input.lines.filter((line) => !input.labels.includes(line) && coveredShare(line.box, grown) >= INSIDE_SHARE &&
+      (!prose.has(line) || drawnAlong(line)))])]
     // A background panel of text (a box around a poem) is not a figure: text fills it, nothing is drawn in it.
     if (!image && lines.length > 0 && members.length <= 2 && members.every((mark) => !mark.thin)) {
       const inked = lines.reduce((sum, line) => sum + width(line.box) * height(line.box), 0)
       if (inked > 0.35 * width(box) * height(box)) continue
     }
     const whole = union([box, ...lines.map((line) => line.box)])
-    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && sameSide(whole, line.box)))
+    // Rules alone, however many, with nothing set along them, show nothing a picture would.
+    if (!image && lines.length === 0 && isThin(whole)) continue
+    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && sameSide(whole, line.box)), prose)
     const parts = [...members.map((mark) => mark.box), ...lines.map((line) => line.box), ...labels.map((line) => line.box)]
     figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
@@ -112,9 +123,9 @@ export function pageFigures (input: FigureInput): Figure[] {
   return mergeOverlapping(mergeOverlapping(figures, apart).map((figure) => {
     // An alternative's letter beside stacked pieces is no piece's text.
     const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && letterOf(line) === null &&
-      coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
+      !prose.has(line) && coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
     const around = union([figure.box, ...inside.map((line) => line.box)])
-    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line) && sameSide(around, line.box)))
+    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line) && sameSide(around, line.box)), prose)
     const added = [...inside, ...labels]
     return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
   }), apart)
@@ -126,12 +137,12 @@ const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-�
  * Short lines standing just outside a figure's box, within its span (a chart's tick labels and axis
  * names, a map's legend), are its labels — not a source citation, not an alternative's letter.
  */
-function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
+function nearbyLabels (box: Box, lines: readonly Line[], prose: ReadonlySet<Line>): Line[] {
   const labels: Line[] = []
   let around = box
   for (let round = 0; round < 3; round++) {
     const found = lines.filter((line) => {
-      if (labels.includes(line) || CITATION.test(line.text) || letterOf(line) !== null) return false
+      if (labels.includes(line) || prose.has(line) || CITATION.test(line.text) || letterOf(line) !== null) return false
       // Within a line's height of the figure, above, below or beside it, and no wider than it.
       const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 2.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 2.2 * line.size }
       return coveredShare(line.box, reach) > 0.95 && isLabelLike(line.text) && width(line.box) <= Math.max(width(around), 100) + 2 * line.size
@@ -141,6 +152,29 @@ function nearbyLabels (box: Box, lines: readonly Line[]): Line[] {
     around = union([around, ...found.map((line) => line.box)])
   }
   return labels
+}
+
+/**
+ * Lines of words set one under another at one left edge, three or more at a line's spacing: prose set
+ * narrow beside a figure ("O mapa ao lado representa um / bairro de determinada cidade, …"), whose short
+ * lines are no labels. A chart's ticks stack too, but are numbers.
+ */
+function proseBlocks (lines: readonly Line[]): Set<Line> {
+  const prose = new Set<Line>()
+  const sorted = [...lines].sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0)
+  for (const line of sorted) {
+    if (prose.has(line) || /^[\d.,%−–\s-]+$/u.test(line.text)) continue
+    const stack = [line]
+    for (;;) {
+      const last = stack[stack.length - 1]!
+      const next = sorted.find((other) => !stack.includes(other) && Math.abs(other.box.x0 - line.box.x0) < 1 &&
+        other.box.y0 > last.box.y0 && other.box.y0 - last.box.y1 < 0.8 * last.size)
+      if (next === undefined) break
+      stack.push(next)
+    }
+    if (stack.length >= 3) for (const member of stack) prose.add(member)
+  }
+  return prose
 }
 
 /**

@@ -226,6 +226,14 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
     const right = Math.max(...neighbours.map((other) => other!.line.box.x1), -Infinity)
     return element.line.box.x1 < right - 2.5 * element.line.size
   }
+  // A verse: a line ending well short of its column's right edge, where the lines around it end elsewhere
+  // (ragged, as a poem's are); prose set narrow beside a figure ends each line at one edge.
+  const verseOf = (element: FlowElement & { kind: 'line' }) => {
+    const at = run.indexOf(element)
+    const neighbours = [run[at - 1], run[at + 1]].filter((other) => other !== undefined && key(other) === key(element))
+    const shortOfEdge = element.line.box.x1 < edges.get(key(element))!.right - 3 * element.line.size
+    return previousShortOf(element) || (shortOfEdge && neighbours.some((other) => Math.abs(other!.line.box.x1 - element.line.box.x1) > 1))
+  }
   // The usual distance between baselines, per size, as this question's consecutive lines show it.
   const pitches = new Map<number, number[]>()
   run.forEach((element, at) => {
@@ -254,7 +262,9 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
       const before = previous.line
       const sameColumn = key(previous) === key(element)
       const gap = line.baseline - before.baseline - pitch(line.size)
-      const indented = line.box.x0 > edge.left + 0.6 * line.size && (previousShortOf(previous) || Math.abs(line.box.x1 - before.box.x1) > 2)
+      // An indent starts a paragraph; a line at the same indent as the one before it goes on (a poem set in).
+      const indented = line.box.x0 > edge.left + 0.6 * line.size && Math.abs(line.box.x0 - before.box.x0) > 1 &&
+        (previousShortOf(previous) || Math.abs(line.box.x1 - before.box.x1) > 2)
       const sizeChanged = Math.abs(line.size - before.size) > 0.6
       const boldChanged = line.bold !== before.bold
       const previousShort = previousShortOf(previous)
@@ -262,7 +272,7 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
         ? previousShort && /[.:!?"”»)]$/u.test(before.text) // a paragraph carried into the next column goes on
         : gap > 0.2 * line.size || indented || sizeChanged || boldChanged || (previousShort && /[.:!?]$/u.test(before.text) && line.box.x0 > before.box.x0 + 1)
       if (newParagraph) flush()
-      else text.push(joiner(text[text.length - 1] ?? '', line.text, sameColumn && previousShort && !indented))
+      else text.push(joiner(text[text.length - 1] ?? '', line.text, sameColumn && verseOf(previous) && !indented))
     }
     lines.push(line)
     text.push(line.text)

@@ -7,12 +7,18 @@ import Type from 'typebox'
 import { ENDPOINTS, MCP_ENDPOINT } from '../http/endpoints.ts'
 import { errorDescriptions } from '../http/error-descriptions.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
+import { deflatePart, LARGE_PART_LEVEL } from '../http/answers/deflated-parts.ts'
+import { joinedPayload, PreparedBody } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
 import { errorResponses } from '../http/schemas/openapi-responses.ts'
+import type { PreparedResults } from './prepared-results.ts'
+import { protocolError } from './protocol-errors.ts'
 
 export interface McpTransportOptions {
   /** The MCP server of one request (./mcp-server.ts). */
   factory: McpServerFactory
+  /** The tool calls answered from prepared bytes, before the SDK (./prepared-results.ts); without it, the SDK answers every call. */
+  prepared?: PreparedResults | undefined
   /** This server's public address: its host name, with loopback's, is the only one an Origin or Host may name. */
   publicUrl: string
 }
@@ -37,7 +43,7 @@ const McpAnswerSchema = Type.Unknown({ description: 'The JSON-RPC 2.0 response t
  * JSON-RPC batch is refused (400): since protocol 2025-06-18 a request holds one message, and a batch
  * would be many tool calls counted once against the rate limit.
  */
-export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }: McpTransportOptions): Promise<void> {
+export async function mcpTransport (app: FastifyInstance, { factory, prepared, publicUrl }: McpTransportOptions): Promise<void> {
   const allowedHostnames = [...new Set([new URL(publicUrl).hostname.toLowerCase(), ...localhostAllowedHostnames()])]
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
@@ -46,7 +52,9 @@ export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }
     // No subscription stream: one would be a connection held per client, and no list here ever changes.
     maxSubscriptions: 0,
     maxRequestBodySize: MCP_ENDPOINT.bodyLimit,
-    onerror: (error) => { app.log.warn({ err: error }, 'MCP request refused') }
+    // Every refusal of a client's request passes here (a bad header, an unknown method): one short
+    // line at info, no stack, its message cut, since a client chooses what it echoes (a 15 KB method name).
+    onerror: (error) => { app.log.info({ reason: shortened(error.message) }, 'MCP request refused') }
   })
   app.addHook('onClose', async () => { await modern.close() })
 
@@ -76,12 +84,37 @@ export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }
     }
   }, async (request, reply) => {
     if (Array.isArray(request.body)) throw new ApiError(400, 'A JSON-RPC batch is not accepted: send one message per request (MCP 2025-06-18 and later)')
+    const answer = prepared?.answer(request.headers, request.body)
+    if (answer !== undefined) return sendMcpAnswer(request, reply, 200, answer)
     const web = webRequestOf(request, publicUrl)
-    const answer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
+    const sdkAnswer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
       ? await legacy(web, request.body)
       : await modern.fetch(web, { parsedBody: request.body })
-    return sendWebResponse(reply, answer)
+    return sendWebResponse(request, reply, sdkAnswer)
   })
+}
+
+/** Longest refusal message logged. */
+const MAX_LOGGED_REASON = 300
+
+function shortened (text: string): string {
+  return text.length > MAX_LOGGED_REASON ? `${text.slice(0, MAX_LOGGED_REASON)}…` : text
+}
+
+/** The tag of an MCP answer's body: never sent (an answer to a POST is not revalidated), but a body of parts must have one. */
+const UNSENT_ETAG = '"mcp"'
+
+/**
+ * Sends an MCP answer as the endpoints send theirs: gzip when the client takes it (from prepared
+ * parts), else the bytes as they are; its Content-Type the SDK's, never stored.
+ */
+function sendMcpAnswer (request: FastifyRequest, reply: FastifyReply, status: number, body: PreparedBody): FastifyReply {
+  const encoding = body.encodingFor(request.headers['accept-encoding'])
+  const { payload } = body.answer(encoding)
+  reply.code(status).header('content-type', 'application/json').header('cache-control', NO_STORE)
+  if (body.compressible) reply.header('vary', 'Accept-Encoding')
+  if (encoding !== 'identity') reply.header('content-encoding', encoding)
+  return reply.send(joinedPayload(payload))
 }
 
 /** The 403 of a request whose Origin or Host names another site (a page rebinding its name to this address), or undefined. */
@@ -106,11 +139,15 @@ function webRequestOf (request: FastifyRequest, publicUrl: string): Request {
   return new Request(new URL(request.url, publicUrl), { method: request.method, headers })
 }
 
-/** Sends the SDK's answer: its status and headers, and its body (JSON, or nothing for a notification's 202). */
-async function sendWebResponse (reply: FastifyReply, answer: Response): Promise<FastifyReply> {
-  reply.code(answer.status)
-  answer.headers.forEach((value, name) => { reply.header(name, value) })
-  reply.header('cache-control', NO_STORE)
-  const body = Buffer.from(await answer.arrayBuffer())
-  return reply.send(body.length === 0 ? undefined : body)
+/**
+ * Sends the SDK's answer: its status and headers, and its body (JSON, or nothing for a
+ * notification's 202), compressed as a prepared answer is; a protocol error the SDK worded as a
+ * schema library's dump said in the protocol's words (./protocol-errors.ts).
+ */
+async function sendWebResponse (request: FastifyRequest, reply: FastifyReply, answer: Response): Promise<FastifyReply> {
+  const bytes = Buffer.from(await answer.arrayBuffer())
+  answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value) })
+  if (bytes.length === 0) return reply.code(answer.status).header('cache-control', NO_STORE).send()
+  const body = protocolError(bytes) ?? bytes
+  return sendMcpAnswer(request, reply, answer.status, new PreparedBody([body], { etag: UNSENT_ETAG, effort: 'parts', gzipParts: () => [deflatePart(body, LARGE_PART_LEVEL)] }))
 }

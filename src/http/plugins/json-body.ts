@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import { ApiError } from '../errors.ts'
 
-/** Deepest nesting of arrays and objects a JSON body may have; a scores body has two levels. */
+/** Deepest nesting of arrays and objects a JSON body may have: a scores body has two levels, an MCP message five or six. */
 export const MAX_JSON_DEPTH = 32
 
 /**
@@ -36,7 +36,7 @@ export function jsonTextParser (app: FastifyInstance): (text: string) => unknown
   const parse = app.getDefaultJsonParser('error', 'error')
   return (text) => {
     const depth = nestingBeyond(text, MAX_JSON_DEPTH)
-    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep; a scores body has two levels`)
+    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep`)
     let failure: Error | null = null
     let value: unknown
     // Fastify's default parser answers at once, through its callback; it never reads the request.

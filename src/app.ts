@@ -214,7 +214,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log,
-    parseJson: jsonTextParser(fastify)
+    parseJson: jsonTextParser()
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {

@@ -10,6 +10,8 @@ import { ApiError, describeValue } from '../http/errors.ts'
 import { deflatePart, LARGE_PART_LEVEL } from '../http/answers/deflated-parts.ts'
 import { joinedPayload, PreparedBody } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
+import { FairTurns } from '../http/server/fair-turns.ts'
+import { validAddressOr } from '../http/client-address.ts'
 import { errorResponses } from '../http/schemas/openapi-responses.ts'
 import type { PreparedResults } from './prepared-results.ts'
 import { protocolError } from './protocol-errors.ts'
@@ -57,6 +59,8 @@ export async function mcpTransport (app: FastifyInstance, { factory, prepared, p
     onerror: (error) => { app.log.info({ reason: shortened(error.message) }, 'MCP request refused') }
   })
   app.addHook('onClose', async () => { await modern.close() })
+  // A tool call's work takes turns with other clients' (one address's burst of costly calls delays no one else's request for long).
+  const turns = new FairTurns()
 
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     const server = await factory({ era: 'legacy', requestInfo: request })
@@ -84,7 +88,8 @@ export async function mcpTransport (app: FastifyInstance, { factory, prepared, p
     }
   }, async (request, reply) => {
     if (Array.isArray(request.body)) throw new ApiError(400, 'A JSON-RPC batch is not accepted: send one message per request (MCP 2025-06-18 and later)')
-    const answer = prepared?.answer(request.headers, request.body)
+    const client = validAddressOr(request.ip, request.socket.remoteAddress) ?? 'unknown'
+    const answer = await turns.run(client, () => prepared?.answer(request.headers, request.body))
     if (answer !== undefined) return sendMcpAnswer(request, reply, 200, answer)
     const web = webRequestOf(request, publicUrl)
     const sdkAnswer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })

@@ -73,6 +73,13 @@ export const FAST_PATH_MAX_TARGET = 1024
 const API_PREFIX = `${API_BASE}/`
 /** Bytes of the answers kept by URL (bodies counted whole, though most are shared with the answers' caches). */
 const ANSWERS_BY_URL_BYTES = 16 * 1024 * 1024
+/**
+ * What a kept answer costs beside the bytes it counts: its body's objects, its answers and their
+ * headers, its gzip's list of chunks, the URL's slot. A body made of shared parts (a page, a
+ * multi-year export) counts few bytes of its own, and counted at those alone, tens of thousands of
+ * multi-year exports asked twice were kept under the battery's mix (issue 45).
+ */
+const ANSWER_BY_URL_OVERHEAD_BYTES = 4 * 1024
 
 /** An error answer ready to send: status, every header but the rate limit's, and the contract's error body. */
 class ErrorAnswer {
@@ -128,7 +135,7 @@ export class FastPath {
   readonly #answersByUrl = new LRUCache<string, PreparedBody | ErrorAnswer>({
     maxSize: ANSWERS_BY_URL_BYTES,
     // ownBytes, not raw.length: asking a body made of parts (a multi-year export) for `raw` joins them, megabytes.
-    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.ownBytes) + url.length
+    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.ownBytes + ANSWER_BY_URL_OVERHEAD_BYTES) + url.length
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */

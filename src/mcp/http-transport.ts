@@ -8,12 +8,12 @@ import { ENDPOINTS, MCP_ENDPOINT } from '../http/endpoints.ts'
 import { errorDescriptions } from '../http/error-descriptions.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
 import { deflatePart, LARGE_PART_LEVEL } from '../http/answers/deflated-parts.ts'
-import { joinedPayload, PreparedBody } from '../http/answers/prepared-body.ts'
+import { joinedPayload, PreparedBody, type ContentEncoding } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
 import { FairTurns } from '../http/server/fair-turns.ts'
 import { validAddressOr } from '../http/client-address.ts'
 import { errorResponses } from '../http/schemas/openapi-responses.ts'
-import type { PreparedResults } from './prepared-results.ts'
+import { UNSENT_ETAG, type PreparedResults } from './prepared-results.ts'
 import { protocolError } from './protocol-errors.ts'
 
 export interface McpTransportOptions {
@@ -89,8 +89,12 @@ export async function mcpTransport (app: FastifyInstance, { factory, prepared, p
   }, async (request, reply) => {
     if (Array.isArray(request.body)) throw new ApiError(400, 'A JSON-RPC batch is not accepted: send one message per request (MCP 2025-06-18 and later)')
     const client = validAddressOr(request.ip, request.socket.remoteAddress) ?? 'unknown'
-    const answer = await turns.run(client, () => prepared?.answer(request.headers, request.body))
-    if (answer !== undefined) return sendMcpAnswer(request, reply, 200, answer)
+    // The answer and its bytes in the encoding sent (a question's parts are deflated on first use): all the call's work, in its turn.
+    const answer = await turns.run(client, () => {
+      const body = prepared?.answer(request.headers, request.body)
+      return body === undefined ? undefined : encodedAnswer(request, body)
+    })
+    if (answer !== undefined) return sendEncoded(reply, 200, answer)
     const web = webRequestOf(request, publicUrl)
     const sdkAnswer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
       ? await legacy(web, request.body)
@@ -106,20 +110,24 @@ function shortened (text: string): string {
   return text.length > MAX_LOGGED_REASON ? `${text.slice(0, MAX_LOGGED_REASON)}…` : text
 }
 
-/** The tag of an MCP answer's body: never sent (an answer to a POST is not revalidated), but a body of parts must have one. */
-const UNSENT_ETAG = '"mcp"'
+/** An MCP answer's bytes as sent: gzip when the client takes it (from prepared parts), else as they are (as the endpoints send theirs). */
+interface EncodedAnswer {
+  encoding: ContentEncoding
+  varies: boolean
+  payload: Buffer | undefined
+}
 
-/**
- * Sends an MCP answer as the endpoints send theirs: gzip when the client takes it (from prepared
- * parts), else the bytes as they are; its Content-Type the SDK's, never stored.
- */
-function sendMcpAnswer (request: FastifyRequest, reply: FastifyReply, status: number, body: PreparedBody): FastifyReply {
+function encodedAnswer (request: FastifyRequest, body: PreparedBody): EncodedAnswer {
   const encoding = body.encodingFor(request.headers['accept-encoding'])
-  const { payload } = body.answer(encoding)
+  return { encoding, varies: body.compressible, payload: joinedPayload(body.answer(encoding).payload) }
+}
+
+/** Sends an MCP answer, its Content-Type the SDK's, never stored. */
+function sendEncoded (reply: FastifyReply, status: number, { encoding, varies, payload }: EncodedAnswer): FastifyReply {
   reply.code(status).header('content-type', 'application/json').header('cache-control', NO_STORE)
-  if (body.compressible) reply.header('vary', 'Accept-Encoding')
+  if (varies) reply.header('vary', 'Accept-Encoding')
   if (encoding !== 'identity') reply.header('content-encoding', encoding)
-  return reply.send(joinedPayload(payload))
+  return reply.send(payload)
 }
 
 /** The 403 of a request whose Origin or Host names another site (a page rebinding its name to this address), or undefined. */
@@ -154,5 +162,5 @@ async function sendWebResponse (request: FastifyRequest, reply: FastifyReply, an
   answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value) })
   if (bytes.length === 0) return reply.code(answer.status).header('cache-control', NO_STORE).send()
   const body = protocolError(bytes) ?? bytes
-  return sendMcpAnswer(request, reply, answer.status, new PreparedBody([body], { etag: UNSENT_ETAG, effort: 'parts', gzipParts: () => [deflatePart(body, LARGE_PART_LEVEL)] }))
+  return sendEncoded(reply, answer.status, encodedAnswer(request, new PreparedBody([body], { etag: UNSENT_ETAG, effort: 'parts', gzipParts: () => [deflatePart(body, LARGE_PART_LEVEL)] })))
 }

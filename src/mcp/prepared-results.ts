@@ -76,8 +76,8 @@ const COMMA_PART = storedPart(COMMA)
 const LIST_CLOSE_PART = storedPart(LIST_CLOSE)
 const SEPARATOR_PART = storedPart(SEPARATOR)
 const NONE_PART = storedPart(NONE)
-/** A prepared answer's tag: never sent (an answer to a POST is not revalidated), but a body of parts must have one. */
-const UNSENT_ETAG = '"mcp"'
+/** The tag of an MCP answer's body: never sent (an answer to a POST is not revalidated), but a body of parts must have one. */
+export const UNSENT_ETAG = '"mcp"'
 
 /** What JSON.stringify writes between the quotes of a string. */
 function jsonStringContent (text: string): string {

@@ -21,8 +21,8 @@ async function rssMib (pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
 }
 
-/** The least-squares slope of RSS against time, in MiB per minute. */
-function slope (samples: ReadonlyArray<{ minute: number, rss: number }>): number {
+/** The least-squares slope of RSS against time: in MiB per minute for samples in MiB and minutes. */
+export function slope (samples: ReadonlyArray<{ minute: number, rss: number }>): number {
   const n = samples.length
   const meanX = samples.reduce((sum, sample) => sum + sample.minute, 0) / n
   const meanY = samples.reduce((sum, sample) => sum + sample.rss, 0) / n

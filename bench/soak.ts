@@ -47,7 +47,7 @@ import { costlyPhase } from './soak-costly.ts'
 import { forwardFrom, slotHolderPhase } from './soak-slot-holder.ts'
 import { describeTally, mixSource, runMix, runWalk, send } from './soak-mix.ts'
 import { burstPhase } from './soak-burst.ts'
-import { batteryMixPhase } from './soak-battery.ts'
+import { batteryMixPhase, slope } from './soak-battery.ts'
 import { Agent } from 'node:http'
 import type { ChildProcess } from 'node:child_process'
 import { loadConfig } from '../src/config.ts'
@@ -119,16 +119,6 @@ async function slowhttptest (mode: '-X' | '-H', port: number, seconds: number, w
   const unavailable = rows.slice(1).filter((row) => Number(row.split(',')[header.indexOf('service available')]) === 0).length
   return `after ${field('seconds')} s: ${field('closed')} closed by the server, ${field('pending')} pending, ${field('connected')} still connected ` +
     `(at most ${maxConnected} at once); seconds its probe found the service unavailable: ${unavailable}`
-}
-
-/** The least-squares slope of RSS against time, in MB per minute. */
-function slope (samples: ReadonlyArray<{ minute: number, rss: number }>): number {
-  const n = samples.length
-  const meanX = samples.reduce((sum, sample) => sum + sample.minute, 0) / n
-  const meanY = samples.reduce((sum, sample) => sum + sample.rss, 0) / n
-  const covariance = samples.reduce((sum, sample) => sum + (sample.minute - meanX) * (sample.rss - meanY), 0)
-  const variance = samples.reduce((sum, sample) => sum + (sample.minute - meanX) ** 2, 0)
-  return variance === 0 ? 0 : covariance / variance
 }
 
 /** Resident memory and open descriptors of the server process. */

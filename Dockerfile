@@ -59,5 +59,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The same command as `npm start` (test/start-command.test.ts checks it); the README's "Memory" says why the flags.
-CMD ["node", "--max-semi-space-size=8", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/server.js"]
 

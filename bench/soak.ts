@@ -15,6 +15,12 @@
  *   7. a restart under that mix: a second server is started, the load moves to it as soon as its
  *      /readyz answers 200 (a search 1 ms after), and the first is sent SIGTERM,
  *   8. wrk with SIGTERM sent midway (the drain on shutdown: wrk counts the resets),
+ *   9. fair under a burst: one address spending its whole quota (the default limit) on the costliest
+ *      MCP and REST calls from 32 connections, each flood against a fresh server, while another
+ *      address asks for a single question every 10 ms (bench/soak-burst.ts),
+ *  10. the external battery's memory mix (../shared/soak/mixmem.lua with wrk, as it is; 8
+ *      connections for SOAK_BATTERY_SECONDS, 1,200 by default) on a fresh server, its RSS every 5 s:
+ *      at most 300 MB at the end, flat over the second half,
  * and prints each phase's figures, the largest event-loop delay the server saw during it
  * (bench/loop-delay-probe.mjs, loaded into the server) and its memory and open descriptors after it. The
  * probes of phases 2 and 3 reach the server from 127.0.0.4 (through a forwarder): coming from the
@@ -26,6 +32,8 @@
  *   ENEM_DATA_DIR=../shared/enem-data npm run soak     # on the full dataset
  *   SOAK_SECONDS=5 npm run soak                        # shorter phases
  *   SOAK_MIX_SECONDS=60 npm run soak                   # a shorter mix
+ *   SOAK_PHASES=burst,battery npm run soak             # some phases: abuse (1 to 8), burst (9), battery (10)
+ *   SOAK_BATTERY=../shared/soak SOAK_BATTERY_SECONDS=1200 # where the battery's mix is, and how long it runs
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
@@ -38,6 +46,8 @@ import { runToEnd } from './run-to-end.ts'
 import { costlyPhase } from './soak-costly.ts'
 import { forwardFrom, slotHolderPhase } from './soak-slot-holder.ts'
 import { describeTally, mixSource, runMix, runWalk, send } from './soak-mix.ts'
+import { burstPhase } from './soak-burst.ts'
+import { batteryMixPhase, slope } from './soak-battery.ts'
 import { Agent } from 'node:http'
 import type { ChildProcess } from 'node:child_process'
 import { loadConfig } from '../src/config.ts'
@@ -51,6 +61,9 @@ const MIX_CONNECTIONS = 8
 /** How often the mix samples the server's memory. */
 const MIX_SAMPLES = 20
 const TARGET = '/v1/exams/2020'
+const PHASES = new Set((process.env.SOAK_PHASES ?? 'abuse,burst,battery').split(',').map((name) => name.trim()))
+const BATTERY_DIR = process.env.SOAK_BATTERY ?? path.join(fileURLToPath(new URL('..', import.meta.url)), '..', 'shared', 'soak')
+const BATTERY_SECONDS = Number(process.env.SOAK_BATTERY_SECONDS ?? 1200)
 
 for (const tool of ['wrk', 'slowhttptest']) {
   if (spawnSync('which', [tool]).status !== 0) {
@@ -108,16 +121,6 @@ async function slowhttptest (mode: '-X' | '-H', port: number, seconds: number, w
     `(at most ${maxConnected} at once); seconds its probe found the service unavailable: ${unavailable}`
 }
 
-/** The least-squares slope of RSS against time, in MB per minute. */
-function slope (samples: ReadonlyArray<{ minute: number, rss: number }>): number {
-  const n = samples.length
-  const meanX = samples.reduce((sum, sample) => sum + sample.minute, 0) / n
-  const meanY = samples.reduce((sum, sample) => sum + sample.rss, 0) / n
-  const covariance = samples.reduce((sum, sample) => sum + (sample.minute - meanX) * (sample.rss - meanY), 0)
-  const variance = samples.reduce((sum, sample) => sum + (sample.minute - meanX) ** 2, 0)
-  return variance === 0 ? 0 : covariance / variance
-}
-
 /** Resident memory and open descriptors of the server process. */
 async function serverState (pid: number): Promise<string> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
@@ -132,15 +135,15 @@ const workDir = await mkdtemp(path.join(tmpdir(), 'enem-soak-'))
 
 interface Server { child: ChildProcess, port: number, exited: Promise<number | null>, startedAt: number }
 
-/** Starts the built server as `npm start` does, with the event-loop probe loaded and an IPC channel to ask it. */
-async function startServer (): Promise<Server> {
+/** Starts the built server as `npm start` does, with the event-loop probe loaded and an IPC channel to ask it; `env` over the soak's own. */
+async function startServer (env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort()
   const [, ...args] = startCommand(REPO_ROOT)
   args.splice(args.length - 1, 0, '--import', './bench/loop-delay-probe.mjs')
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { RATE_LIMIT_MAX: '0', ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1' }
+    env: { RATE_LIMIT_MAX: '0', ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', ...env }
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return { child, port, exited, startedAt: performance.now() }
@@ -167,9 +170,42 @@ function loopDelay (server: Server): Promise<string> {
   })
 }
 
-let server = await startServer()
-let { port } = server
+/** A fresh server for a phase of its own: its port, and how to stop it. */
+async function freshServer (env: Record<string, string> = {}): Promise<{ server: Server, port: number, stop: () => Promise<void> }> {
+  const fresh = await startServer(env)
+  await untilReady(fresh)
+  return {
+    server: fresh,
+    port: fresh.port,
+    stop: async () => {
+      fresh.child.kill('SIGTERM')
+      await fresh.exited
+    }
+  }
+}
+
+// Phases 1 to 8 run on one server (and its successor after the restart); the others start their own.
+let server!: Server
+let port = 0
 try {
+  if (PHASES.has('abuse')) await abusePhases()
+  if (PHASES.has('burst')) {
+    console.log('\n9. fair under a burst: one address spends its quota (RATE_LIMIT_MAX 600 a minute, the default) from 32 connections, another asks meanwhile:')
+    for (const line of await burstPhase(() => freshServer({ RATE_LIMIT_MAX: '600', RATE_LIMIT_WINDOW: '60s' }), workDir, '/v1/exams/2020/questions/1')) console.log(`   ${line}`)
+  }
+  if (PHASES.has('battery')) {
+    console.log(`\n10. the external battery's memory mix (${BATTERY_DIR}), 8 connections for ${BATTERY_SECONDS} s, on a fresh server:`)
+    for (const line of await batteryMixPhase(() => freshServer(), BATTERY_DIR, BATTERY_SECONDS)) console.log(`   ${line}`)
+  }
+} finally {
+  if (server !== undefined && server.child.exitCode === null) server.child.kill('SIGKILL')
+  await rm(workDir, { recursive: true, force: true })
+}
+
+/** Phases 1 to 8, on a server of their own (and its successor after the restart). */
+async function abusePhases (): Promise<void> {
+  server = await startServer()
+  port = server.port
   const readyMs = await untilReady(server)
   await loopDelay(server)
   console.log(`server on 127.0.0.1:${port}, pid ${server.child.pid}, ready ${readyMs.toFixed(0)} ms after spawn; ${SECONDS} s per phase; target ${TARGET}`)
@@ -260,7 +296,4 @@ try {
   console.log(`   wrk: ${wrkSummary(await load)}`)
   console.log('   (wrk ignores /readyz: once the listener has closed, its refused reconnections count as write errors, and a' +
     ' connection the kernel had queued but the server never accepted is reset: read errors)')
-} finally {
-  if (server.child.exitCode === null) server.child.kill('SIGKILL')
-  await rm(workDir, { recursive: true, force: true })
 }

@@ -4,7 +4,7 @@ import path from 'node:path'
 /**
  * The command `npm start` runs, read from package.json, so that the bench and the soak start the
  * server exactly as production does (the same V8 flags; docs/operations.md's "Memory" says why they are there).
- * @example const [command, ...args] = startCommand(root) // ['node', '--max-semi-space-size=8', ..., 'dist/server.js']
+ * @example const [command, ...args] = startCommand(root) // ['node', '--max-semi-space-size=8', '--heap-growing-percent=30', 'dist/server.js']
  */
 export function startCommand (root: string): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }

@@ -19,7 +19,7 @@ import { guardConnections } from './http/server/connection-guard.ts'
 import { SERVER_TIMEOUTS, httpServerOptions, type ServerTimeouts } from './http/http-server-options.ts'
 import { clientErrorHandler, frameworkErrorHandler } from './http/server/parser-error-answers.ts'
 import { endpointAnswers } from './http/endpoint-answers.ts'
-import { API_BASE, ENDPOINTS, type Endpoint } from './http/endpoints.ts'
+import { API_BASE, ENDPOINTS, MCP_ENDPOINT, type Endpoint } from './http/endpoints.ts'
 import { BULK_READS } from './http/error-descriptions.ts'
 import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
@@ -35,6 +35,7 @@ import { questionBrowserRoutes } from './http/routes/question-browser.ts'
 import { jsonSerializerCompiler, typeBoxValidatorCompiler } from './http/schemas/compilers.ts'
 import { StartUpCache } from './data/dataset/start-up-cache.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
+import { PreparedResults } from './mcp/prepared-results.ts'
 import { mcpTransport } from './mcp/http-transport.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
@@ -63,6 +64,15 @@ const REFUSED_ON_POST_PATHS = METHODS.filter((method) => !(POST_ALLOWED_METHODS 
  * search index's build on a loaded machine, which the server waits for before it listens (`app`).
  */
 const START_UP_STEP_TIMEOUT_MS = 120_000
+
+/**
+ * The request targets the rate limit counts (the routes of its scope below: /v1's and /mcp), so
+ * that their preflights count too: a preflight is a request a page makes before each of them.
+ */
+function countedByRateLimit (url: string): boolean {
+  if (url.startsWith(`${API_BASE}/`)) return true
+  return url.startsWith(MCP_ENDPOINT.path) && (url.length === MCP_ENDPOINT.path.length || url[MCP_ENDPOINT.path.length] === '?' || url[MCP_ENDPOINT.path.length] === '/')
+}
 
 /** Longest path parameter accepted; longer is a grammar error anyway, so refuse it before routing. */
 const MAX_PARAM_LENGTH = 100
@@ -132,7 +142,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // The one body the API reads (POST /v1/scores) is JSON, nested within bounds: any other type is 415, not a string to validate.
   await fastify.register(jsonBody)
   // First, so their hooks see (and their headers reach) every request, even one refused just below.
-  await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'], countedPrefix: `${API_BASE}/`, requestCounter: () => requestCounter })
+  await fastify.register(cors, { methods: [...ALLOWED_METHODS, 'POST'], counted: countedByRateLimit, requestCounter: () => requestCounter })
   // The headers every answer carries, the fast path's too (everyAnswerHeaders): also on an answer sent
   // before @fastify/cors's onRequest hook ran (an earlier hook refused it), which a browser would
   // otherwise hide from the page. Callback-style: an async hook costs a promise and a microtask per answer.
@@ -165,7 +175,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       requestCounter = counted.requestCounter
     }
     await counted.register(apiRoutes, { answers, endpoints, prefix: API_BASE })
-    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, log: fastify.log }), publicUrl: config.publicUrl })
+    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl })
   })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
@@ -204,7 +214,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log,
-    parseJson: jsonTextParser(fastify)
+    parseJson: jsonTextParser()
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {

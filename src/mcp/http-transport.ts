@@ -7,12 +7,20 @@ import Type from 'typebox'
 import { ENDPOINTS, MCP_ENDPOINT } from '../http/endpoints.ts'
 import { errorDescriptions } from '../http/error-descriptions.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
+import { deflatePart, LARGE_PART_LEVEL } from '../http/answers/deflated-parts.ts'
+import { joinedPayload, PreparedBody, type ContentEncoding } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
+import { FairTurns } from '../http/server/fair-turns.ts'
+import { validAddressOr } from '../http/client-address.ts'
 import { errorResponses } from '../http/schemas/openapi-responses.ts'
+import { UNSENT_ETAG, type PreparedResults } from './prepared-results.ts'
+import { protocolError } from './protocol-errors.ts'
 
 export interface McpTransportOptions {
   /** The MCP server of one request (./mcp-server.ts). */
   factory: McpServerFactory
+  /** The tool calls answered from prepared bytes, before the SDK (./prepared-results.ts); without it, the SDK answers every call. */
+  prepared?: PreparedResults | undefined
   /** This server's public address: its host name, with loopback's, is the only one an Origin or Host may name. */
   publicUrl: string
 }
@@ -37,7 +45,7 @@ const McpAnswerSchema = Type.Unknown({ description: 'The JSON-RPC 2.0 response t
  * JSON-RPC batch is refused (400): since protocol 2025-06-18 a request holds one message, and a batch
  * would be many tool calls counted once against the rate limit.
  */
-export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }: McpTransportOptions): Promise<void> {
+export async function mcpTransport (app: FastifyInstance, { factory, prepared, publicUrl }: McpTransportOptions): Promise<void> {
   const allowedHostnames = [...new Set([new URL(publicUrl).hostname.toLowerCase(), ...localhostAllowedHostnames()])]
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
@@ -46,9 +54,13 @@ export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }
     // No subscription stream: one would be a connection held per client, and no list here ever changes.
     maxSubscriptions: 0,
     maxRequestBodySize: MCP_ENDPOINT.bodyLimit,
-    onerror: (error) => { app.log.warn({ err: error }, 'MCP request refused') }
+    // Every refusal of a client's request passes here (a bad header, an unknown method): one short
+    // line at info, no stack, its message cut, since a client chooses what it echoes (a 15 KB method name).
+    onerror: (error) => { app.log.info({ reason: shortened(error.message) }, 'MCP request refused') }
   })
   app.addHook('onClose', async () => { await modern.close() })
+  // A tool call's work takes turns with other clients' (one address's burst of costly calls delays no one else's request for long).
+  const turns = new FairTurns()
 
   const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     const server = await factory({ era: 'legacy', requestInfo: request })
@@ -76,12 +88,46 @@ export async function mcpTransport (app: FastifyInstance, { factory, publicUrl }
     }
   }, async (request, reply) => {
     if (Array.isArray(request.body)) throw new ApiError(400, 'A JSON-RPC batch is not accepted: send one message per request (MCP 2025-06-18 and later)')
+    const client = validAddressOr(request.ip, request.socket.remoteAddress) ?? 'unknown'
+    // The answer and its bytes in the encoding sent (a question's parts are deflated on first use): all the call's work, in its turn.
+    const answer = await turns.run(client, () => {
+      const body = prepared?.answer(request.headers, request.body)
+      return body === undefined ? undefined : encodedAnswer(request, body)
+    })
+    if (answer !== undefined) return sendEncoded(reply, 200, answer)
     const web = webRequestOf(request, publicUrl)
-    const answer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
+    const sdkAnswer = await isLegacyRequest(web, request.body, { maxRequestBodySize: MCP_ENDPOINT.bodyLimit })
       ? await legacy(web, request.body)
       : await modern.fetch(web, { parsedBody: request.body })
-    return sendWebResponse(reply, answer)
+    return sendWebResponse(request, reply, sdkAnswer)
   })
+}
+
+/** Longest refusal message logged. */
+const MAX_LOGGED_REASON = 300
+
+function shortened (text: string): string {
+  return text.length > MAX_LOGGED_REASON ? `${text.slice(0, MAX_LOGGED_REASON)}…` : text
+}
+
+/** An MCP answer's bytes as sent: gzip when the client takes it (from prepared parts), else as they are (as the endpoints send theirs). */
+interface EncodedAnswer {
+  encoding: ContentEncoding
+  varies: boolean
+  payload: Buffer | undefined
+}
+
+function encodedAnswer (request: FastifyRequest, body: PreparedBody): EncodedAnswer {
+  const encoding = body.encodingFor(request.headers['accept-encoding'])
+  return { encoding, varies: body.compressible, payload: joinedPayload(body.answer(encoding).payload) }
+}
+
+/** Sends an MCP answer, its Content-Type the SDK's, never stored. */
+function sendEncoded (reply: FastifyReply, status: number, { encoding, varies, payload }: EncodedAnswer): FastifyReply {
+  reply.code(status).header('content-type', 'application/json').header('cache-control', NO_STORE)
+  if (varies) reply.header('vary', 'Accept-Encoding')
+  if (encoding !== 'identity') reply.header('content-encoding', encoding)
+  return reply.send(payload)
 }
 
 /** The 403 of a request whose Origin or Host names another site (a page rebinding its name to this address), or undefined. */
@@ -106,11 +152,15 @@ function webRequestOf (request: FastifyRequest, publicUrl: string): Request {
   return new Request(new URL(request.url, publicUrl), { method: request.method, headers })
 }
 
-/** Sends the SDK's answer: its status and headers, and its body (JSON, or nothing for a notification's 202). */
-async function sendWebResponse (reply: FastifyReply, answer: Response): Promise<FastifyReply> {
-  reply.code(answer.status)
-  answer.headers.forEach((value, name) => { reply.header(name, value) })
-  reply.header('cache-control', NO_STORE)
-  const body = Buffer.from(await answer.arrayBuffer())
-  return reply.send(body.length === 0 ? undefined : body)
+/**
+ * Sends the SDK's answer: its status and headers, and its body (JSON, or nothing for a
+ * notification's 202), compressed as a prepared answer is; a protocol error the SDK worded as a
+ * schema library's dump said in the protocol's words (./protocol-errors.ts).
+ */
+async function sendWebResponse (request: FastifyRequest, reply: FastifyReply, answer: Response): Promise<FastifyReply> {
+  const bytes = Buffer.from(await answer.arrayBuffer())
+  answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value) })
+  if (bytes.length === 0) return reply.code(answer.status).header('cache-control', NO_STORE).send()
+  const body = protocolError(bytes) ?? bytes
+  return sendEncoded(reply, answer.status, encodedAnswer(request, new PreparedBody([body], { etag: UNSENT_ETAG, effort: 'parts', gzipParts: () => [deflatePart(body, LARGE_PART_LEVEL)] })))
 }

@@ -1,15 +1,19 @@
-import { McpServer, type CallToolResult, type McpServerFactory, type StandardSchemaWithJSON } from '@modelcontextprotocol/server'
+import { McpServer, type McpServerFactory, type StandardSchemaWithJSON } from '@modelcontextprotocol/server'
 import type { FastifyBaseLogger } from 'fastify'
 import type { TObject } from 'typebox'
 import type { EndpointAnswers } from '../http/endpoints.ts'
 import { ApiError, describeValue, internalError } from '../http/errors.ts'
 import type { ToolArguments } from './argument-kinds.ts'
-import { TOOLS, type Tool } from './tools.ts'
+import { callToolResult, type ToolAnswer } from './tool-answer.ts'
+import { labels, TOOLS, type Tool } from './tools.ts'
 
 /** What the server tells an assistant at the handshake. */
 const INSTRUCTIONS = 'ENEM (Exame Nacional do Ensino Médio) questions with INEP\'s official answer keys, and scores computed the way INEP computes them. ' +
   'list_exams says which exams exist; search_questions, random_questions and practice_questions find questions and get_question reads one, ' +
   'each with the answer key withheld unless reveal_answer is true, so that a student can answer first; check_answer checks a letter; score_answers computes a score. Texts are in Portuguese.'
+
+/** Who this server says it is: at the handshake, and in every 2026-07-28 result's `_meta`. */
+export const SERVER_INFO = { name: 'enem-api', title: 'ENEM API', version: '1.0.0' } as const
 
 export interface McpServerOptions {
   answers: EndpointAnswers
@@ -32,19 +36,8 @@ export interface McpServerOptions {
  * it does not advertise `tools.listChanged` (the SDK's default is to), so no client subscribes.
  */
 export function mcpServerFactory ({ answers, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
-  const call = (tool: Tool, args: ToolArguments): CallToolResult => {
-    try {
-      refuseUnknownArguments(tool, args)
-      const { structured, text } = tool.run(answers, args)
-      return { content: [{ type: 'text', text }], structuredContent: structured }
-    } catch (error) {
-      const refusal = error instanceof ApiError ? error : internalError()
-      if (refusal.statusCode >= 500) log.error({ err: error, tool: tool.name }, 'tool failed')
-      return { isError: true, content: [{ type: 'text', text: refusal.message }] }
-    }
-  }
   return () => {
-    const server = new McpServer({ name: 'enem-api', title: 'ENEM API', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
+    const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
     for (const tool of tools) {
       server.registerTool(tool.name, {
         title: tool.title,
@@ -52,9 +45,24 @@ export function mcpServerFactory ({ answers, log, tools = TOOLS }: McpServerOpti
         inputSchema: sdkSchema(tool.inputSchema, isObject),
         outputSchema: sdkSchema(tool.outputSchema, () => true),
         annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-      }, (args) => call(tool, args))
+      }, (args) => callToolResult(callTool(tool, args, answers, log), labels(answers)))
     }
     return server
+  }
+}
+
+/**
+ * What a call of a tool answers, the SDK's handler and the prepared answers (./prepared-results.ts)
+ * alike: the tool's answer, or its refusal (a fault logged, and answered as the API's 500 is).
+ */
+export function callTool (tool: Tool, args: ToolArguments, answers: EndpointAnswers, log: FastifyBaseLogger): ToolAnswer {
+  try {
+    refuseUnknownArguments(tool, args)
+    return tool.run(answers, args)
+  } catch (error) {
+    const refusal = error instanceof ApiError ? error : internalError()
+    if (refusal.statusCode >= 500) log.error({ err: error, tool: tool.name }, 'tool failed')
+    return { kind: 'refusal', message: refusal.message, reusable: false }
   }
 }
 

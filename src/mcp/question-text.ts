@@ -50,10 +50,19 @@ export function questionText (question: Question, labels: Labels, reveal: boolea
   return lines.join('\n')
 }
 
-/** Several questions, one after another, under a heading; their keys only when `reveal`. */
+/** What stands between a list's heading and each question, and between questions. */
+export const QUESTION_SEPARATOR = '\n\n---\n\n'
+/** What follows the heading of a list without questions. */
+export const NO_QUESTIONS = '\n\nNenhuma questão.'
+
+/**
+ * Several questions, one after another, under a heading; their keys only when `reveal`. The text
+ * is the heading, then QUESTION_SEPARATOR and questionText for each question (NO_QUESTIONS for
+ * none): the prepared answers (./prepared-results.ts) write it from those pieces.
+ */
 export function questionListText (heading: string, questions: readonly Question[], labels: Labels, reveal: boolean): string {
-  if (questions.length === 0) return `${heading}\n\nNenhuma questão.`
-  return [heading, ...questions.map((question) => questionText(question, labels, reveal))].join('\n\n---\n\n')
+  if (questions.length === 0) return `${heading}${NO_QUESTIONS}`
+  return [heading, ...questions.map((question) => questionText(question, labels, reveal))].join(QUESTION_SEPARATOR)
 }
 
 /** The skills of INEP's Matriz, as GET /v1/skills answers them (the parts a text shows). */

@@ -6,29 +6,26 @@ import type { ScoreAnswer } from '../http/schemas/scores.ts'
 import { ScoreAnswerSchema } from '../http/schemas/scores.ts'
 import { SkillCatalogSchema } from '../http/schemas/skills.ts'
 import { booleanKind, choiceKind, readArgument, type ToolArguments } from './argument-kinds.ts'
-import { answerCheckText, examListText, labelsOf, questionListText, questionText, scoreText, skillListText, type Labels, type SkillList } from './question-text.ts'
+import type { Listing, PreparedBody } from '../http/answers/prepared-body.ts'
+import { answerCheckText, examListText, labelsOf, scoreText, skillListText, type Labels, type SkillList } from './question-text.ts'
 import { inFormWords, readScoreRequest, SCORE_INPUT } from './score-input.ts'
 import { endpointToolInput, readEndpointValues } from './tool-input.ts'
 import {
   AnswerCheckSchema, ExamListOutputSchema, PracticeDrawOutputSchema, QuestionPageOutputSchema, RandomDrawOutputSchema,
-  shownQuestions, ToolQuestionSchema, withoutKey, type AnswerCheck
+  ToolQuestionSchema, type AnswerCheck
 } from './tool-output.ts'
+import type { ToolAnswer } from './tool-answer.ts'
 
 /*
  * The MCP tools: one entry each, most of them one endpoint of the table (src/http/endpoints.ts)
  * asked directly, with no HTTP in between. A tool's input is its endpoint's parameters typed for
- * what they mean (./tool-input.ts), its structured result the endpoint's JSON answer (parsed from
- * the very bytes the endpoint sends) with the answer key left out unless the call asks for it, its
- * output schema the endpoint's answer schema (./tool-output.ts), and its errors the endpoint's
- * ApiErrors (404, 422) with their messages, or the tool's own 400 naming the argument. Its text is a
- * reading for people (./question-text.ts).
+ * what they mean (./tool-input.ts), its structured result the endpoint's JSON answer (the records
+ * and head of the very body the endpoint sends, or that body parsed) with the answer key left out
+ * unless the call asks for it, its output schema the endpoint's answer schema (./tool-output.ts), and
+ * its errors the endpoint's ApiErrors (404, 422) with their messages, or the tool's own 400 naming the
+ * argument. Its text is a reading for people (./question-text.ts). What `run` gives is a ToolAnswer
+ * (./tool-answer.ts), written as the SDK's result object or as prepared bytes (./prepared-results.ts).
  */
-
-/** What a tool answers: the data, and its reading for people. */
-export interface ToolResult {
-  structured: Record<string, unknown>
-  text: string
-}
 
 export interface Tool {
   name: string
@@ -39,7 +36,7 @@ export interface Tool {
   /** What `structured` always is. */
   outputSchema: TObject
   /** Throws ApiError for what the endpoint would refuse, and for arguments the input schema does not allow. */
-  run: (answers: EndpointAnswers, args: ToolArguments) => ToolResult
+  run: (answers: EndpointAnswers, args: ToolArguments) => ToolAnswer
 }
 
 /** An endpoint's description for an assistant: without its example address, which is HTTP's. */
@@ -53,15 +50,34 @@ function endpointOf (operationId: string): Endpoint {
   return endpoint
 }
 
+/** The endpoint's answer to these arguments, the body it sends. */
+function bodyOf (answers: EndpointAnswers, endpoint: Endpoint, args: ToolArguments): PreparedBody {
+  const { params, query } = readEndpointValues(endpoint, args)
+  return endpoint.answer(answers, params, query, undefined)
+}
+
 /** The endpoint's JSON answer to these arguments, exactly as it sends it. */
 function ask<T> (answers: EndpointAnswers, endpoint: Endpoint, args: ToolArguments): T {
-  const { params, query } = readEndpointValues(endpoint, args)
-  return JSON.parse(endpoint.answer(answers, params, query, undefined).raw.toString('utf8')) as T
+  return JSON.parse(bodyOf(answers, endpoint, args).raw.toString('utf8')) as T
+}
+
+/** The list an endpoint answers these arguments with (a page, a draw), and whether the same arguments always get it. */
+function listOf<T> (answers: EndpointAnswers, endpoint: Endpoint, args: ToolArguments): { listing: Listing, head: T, reusable: boolean } {
+  const body = bodyOf(answers, endpoint, args)
+  const listing = body.listing
+  if (listing === undefined) throw new Error(`${endpoint.operationId} answered a body that lists no questions`)
+  return { listing, head: JSON.parse(`${listing.head}]}`) as T, reusable: body.cacheControl === undefined }
+}
+
+/** The record get_question reads: the one GET /v1/exams/{year}/questions/{index} answers with. */
+function recordOf (answers: EndpointAnswers, args: ToolArguments): Question {
+  const { params, query } = readEndpointValues(getQuestion, args)
+  return answers.exams.record(params.year!, params.index!, query)
 }
 
 /** Labels of disciplines and languages, once per set of answer answers. */
 const labelsByAnswers = new WeakMap<EndpointAnswers, Labels>()
-function labels (answers: EndpointAnswers): Labels {
+export function labels (answers: EndpointAnswers): Labels {
   let known = labelsByAnswers.get(answers)
   if (known === undefined) {
     known = labelsOf(JSON.parse(answers.exams.examList().raw.toString('utf8')) as ExamSummary[])
@@ -101,7 +117,7 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: ExamListOutputSchema,
     run: (answers) => {
       const exams = ask<ExamSummary[]>(answers, listExams, {})
-      return { structured: { exams }, text: examListText(exams) }
+      return { kind: 'data', structured: { exams }, text: examListText(exams), reusable: true }
     }
   },
   {
@@ -112,13 +128,10 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: QuestionPageOutputSchema,
     run: (answers, args) => {
       const reveal = revealed(args)
-      const page = ask<{ metadata: { total: number, offset: number }, questions: Question[] }>(answers, findQuestions, args)
-      const { total, offset } = page.metadata
-      const shown = page.questions.length === 0 ? '' : `; mostrando ${offset + 1}–${offset + page.questions.length}`
-      return {
-        structured: { ...page, questions: shownQuestions(page.questions, reveal) },
-        text: questionListText(`**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, page.questions, labels(answers), reveal)
-      }
+      const { listing, head: { metadata: { total, offset } }, reusable } = listOf<{ metadata: { total: number, offset: number } }>(answers, findQuestions, args)
+      const count = listing.items.length
+      const shown = count === 0 ? '' : `; mostrando ${offset + 1}–${offset + count}`
+      return { kind: 'list', listing, heading: `**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, reveal, reusable }
     }
   },
   {
@@ -128,9 +141,7 @@ export const TOOLS: readonly Tool[] = [
     inputSchema: endpointToolInput(getQuestion, REVEAL_ANSWER),
     outputSchema: ToolQuestionSchema,
     run: (answers, args) => {
-      const reveal = revealed(args)
-      const question = ask<Question>(answers, getQuestion, args)
-      return { structured: reveal ? question : withoutKey(question), text: questionText(question, labels(answers), reveal) }
+      return { kind: 'question', question: recordOf(answers, args), reveal: revealed(args), reusable: true }
     }
   },
   {
@@ -141,7 +152,7 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: AnswerCheckSchema,
     run: (answers, args) => {
       const answer = readArgument(args, 'answer', letterKind, true)!
-      const question = ask<Question>(answers, getQuestion, args)
+      const question = recordOf(answers, args)
       const check: AnswerCheck = {
         year: question.year,
         application: question.application,
@@ -152,7 +163,7 @@ export const TOOLS: readonly Tool[] = [
         correctAlternative: question.correctAlternative,
         annulled: question.inep?.annulled === true
       }
-      return { structured: { ...check }, text: answerCheckText(check, question.title) }
+      return { kind: 'data', structured: { ...check }, text: answerCheckText(check, question.title), reusable: true }
     }
   },
   {
@@ -162,12 +173,9 @@ export const TOOLS: readonly Tool[] = [
     inputSchema: endpointToolInput(randomQuestions, REVEAL_ANSWER),
     outputSchema: RandomDrawOutputSchema,
     run: (answers, args) => {
-      const reveal = revealed(args)
-      const draw = ask<{ seed: number, questions: Question[] }>(answers, randomQuestions, args)
-      return {
-        structured: { ...draw, questions: shownQuestions(draw.questions, reveal) },
-        text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${draw.seed}).`, draw.questions, labels(answers), reveal)
-      }
+      const { listing, head: { seed }, reusable } = listOf<{ seed: number }>(answers, randomQuestions, args)
+      const count = listing.items.length
+      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${seed}).`, reveal: revealed(args), reusable }
     }
   },
   {
@@ -177,12 +185,9 @@ export const TOOLS: readonly Tool[] = [
     inputSchema: endpointToolInput(practiceQuestions, REVEAL_ANSWER),
     outputSchema: PracticeDrawOutputSchema,
     run: (answers, args) => {
-      const reveal = revealed(args)
-      const draw = ask<{ seed: number, target: { score: number }, questions: Question[] }>(answers, practiceQuestions, args)
-      return {
-        structured: { ...draw, questions: shownQuestions(draw.questions, reveal) },
-        text: questionListText(`**${draw.questions.length} ${draw.questions.length === 1 ? 'questão' : 'questões'} para praticar no nível ${draw.target.score}** da escala do ENEM (semente ${draw.seed}), da mais fácil à mais difícil.`, draw.questions, labels(answers), reveal)
-      }
+      const { listing, head: { seed, target }, reusable } = listOf<{ seed: number, target: { score: number } }>(answers, practiceQuestions, args)
+      const count = listing.items.length
+      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão' : 'questões'} para praticar no nível ${target.score}** da escala do ENEM (semente ${seed}), da mais fácil à mais difícil.`, reveal: revealed(args), reusable }
     }
   },
   {
@@ -193,7 +198,7 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: SkillCatalogSchema,
     run: (answers) => {
       const list = ask<SkillList & Record<string, unknown>>(answers, listSkills, {})
-      return { structured: list, text: skillListText(list) }
+      return { kind: 'data', structured: list, text: skillListText(list), reusable: true }
     }
   },
   {
@@ -210,7 +215,7 @@ export const TOOLS: readonly Tool[] = [
       } catch (error) {
         throw inFormWords(error, form)
       }
-      return { structured: answer, text: scoreText(answer, labels(answers)) }
+      return { kind: 'data', structured: answer, text: scoreText(answer, labels(answers)), reusable: true }
     }
   }
 ]

@@ -108,6 +108,20 @@ test('preflights of the API count against the client\'s quota (they were never l
   }
 })
 
+test('preflights of /mcp count against the same quota as the tool calls they precede (a page calls /mcp across origins); /mcpx is another path', async () => {
+  const preflight = { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' }
+  const statuses: number[] = []
+  for (const url of ['/mcp', '/mcp?x=1', '/mcp/', '/mcp']) statuses.push((await server.request({ method: 'OPTIONS', url, headers: preflight, remoteAddress: '192.0.2.30' })).statusCode)
+  assert.deepEqual(statuses, [204, 204, 204, 429])
+  // The quota the preflights spent is the one of /v1 too.
+  assert.equal((await server.request({ url: '/v1/exams', remoteAddress: '192.0.2.30' })).statusCode, 429)
+  for (let count = 0; count < 5; count++) {
+    const other = await server.request({ method: 'OPTIONS', url: '/mcpx', headers: preflight, remoteAddress: '192.0.2.31' })
+    assert.equal(other.statusCode, 204)
+    assert.equal(other.headers['ratelimit-limit'], undefined)
+  }
+})
+
 test('over real HTTP: a preflight asking for 8 KB of request headers is not echoed back: a bounded answer, the wildcard', async () => {
   const names = Array.from({ length: 700 }, (_, at) => `x-made-up-${at}`).join(', ')
   assert.ok(names.length > 8_000)

@@ -145,3 +145,44 @@ test('every /mcp request is one access-log line, like a /v1 request', async (t) 
   const lines = logs.filter((line) => line.msg === 'request' && line.url === '/mcp')
   assert.deepEqual(lines.map((line) => [line.method, line.statusCode]), [['POST', 200], ['POST', 403]])
 })
+
+test('a client\'s refusals are logged in one short line without a stack: a modern version without Mcp-Method, a 15 KB method name in body and header', async (t) => {
+  const { request, logs } = await build(t, { PUBLIC_URL, LOG_LEVEL: 'info' })
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} }
+  const longName = 'm'.repeat(15_000)
+  const refused = [
+    mcpRequest({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } }, { 'mcp-protocol-version': '2026-07-28' }),
+    mcpRequest({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': '2026-07-28' }),
+    mcpRequest({ jsonrpc: '2.0', id: 1, method: longName, params: { _meta: envelope } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': `x${longName}` }),
+    mcpRequest({ jsonrpc: '2.0', id: 1, method: longName, params: {} })
+  ]
+  for (const call of refused) {
+    const before = logs.length
+    const answer = await request(call)
+    assert.ok(answer.statusCode === 400 || answer.statusCode === 200, String(answer.statusCode))
+    const lines = logs.slice(before)
+    assert.ok(lines.length >= 1, 'the request is logged')
+    for (const line of lines) {
+      const written = JSON.stringify(line)
+      assert.ok(written.length <= 2048, `a line of ${written.length} bytes: ${written.slice(0, 200)}`)
+      assert.doesNotMatch(written, /"stack"|\bat [\w.]+ \(/, 'no stack trace')
+    }
+  }
+})
+
+test('protocol errors are the protocol\'s: a non-string protocolVersion is -32602 in one short line, not an internal error with a dump; over-deep JSON speaks of the body, not of scores', async (t) => {
+  const { request } = await build(t, { PUBLIC_URL })
+  for (const protocolVersion of [5, null, { v: 1 }, ['2025-11-25']]) {
+    const answer = await request(mcpRequest({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }))
+    const { id, error } = answer.json<{ id: number, error: { code: number, message: string } }>()
+    assert.equal(id, 7)
+    assert.equal(error.code, -32602, JSON.stringify(protocolVersion))
+    assert.match(error.message, /^Invalid params: params\.protocolVersion: /)
+    assert.ok(error.message.length < 200 && !error.message.includes('\n'), error.message)
+  }
+  const deep = await request(mcpRequest('['.repeat(40) + ']'.repeat(40)))
+  assert.equal(deep.statusCode, 400)
+  const { message } = deep.json<ErrorResponseBody>().error
+  assert.match(message, /nests arrays or objects more than 32 deep/)
+  assert.doesNotMatch(message, /score/)
+})

@@ -1,4 +1,5 @@
 import type { Catalog, Exam } from '../../data/catalog.ts'
+import type { Question } from '../../data/record-schemas.ts'
 import { ApiError, describeValue } from '../errors.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
@@ -40,6 +41,11 @@ export class ExamAnswers {
   }
 
   question (year: string, index: string, query: QuestionQuery): PreparedBody {
+    return this.#prepared.question(this.record(year, index, query))
+  }
+
+  /** The record GET /v1/exams/{year}/questions/{index} answers with (the MCP tools read it as it is); throws its 404s and 422s. */
+  record (year: string, index: string, query: QuestionQuery): Question {
     const yearNumber = parseYear(year)
     const indexNumber = Number(index)
     if (indexNumber < 1) throw new ApiError(422, `index must be at least 1, got ${indexNumber}`)
@@ -52,7 +58,7 @@ export class ExamAnswers {
         : `question ${indexNumber} of ${exam.summary.title} exists only in ${lookup.availableLanguages.map((l) => l ?? 'no language').join(', ')}; ask with ?language=`
       throw new ApiError(404, where)
     }
-    return this.#prepared.question(lookup.question)
+    return lookup.question
   }
 
   /** The exam of a year and application: 404 for a year without exams, 422 for an application the year has no exam of. */

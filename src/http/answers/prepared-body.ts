@@ -7,6 +7,7 @@ import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 import { deflatePart, deflateStateFor, gzipChunksOfParts, outputChunkFor, type DeflatedPart } from './deflated-parts.ts'
 import { ownedBytes, ownedConcat, ownedText } from '../../data/dataset/owned-bytes.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
+import type { Question } from '../../data/record-schemas.ts'
 
 /** The start-up cache's name for the kind of file a body's brotli form is kept in. */
 const BROTLI_KIND = 'brotli'
@@ -36,6 +37,16 @@ export const BROTLI_QUALITY: Readonly<Record<CompressionEffort, number>> = { max
 const GZIP_LEVEL: Record<CompressionEffort, number> = { max: 9, fast: 6, parts: 1 }
 /** What a body keeps per part it shares: a reference in its list of parts and one in its gzip's. */
 const PART_REFERENCE_BYTES = 16
+/**
+ * What a body that lists questions is made of (a page, a draw): its JSON head up to the opening of
+ * its `questions` array (`{"seed":7,"questions":[`), and the records listed. The MCP tools answer
+ * the same lists from it, written their own way (the key withheld).
+ */
+export interface Listing {
+  readonly head: string
+  readonly items: readonly Question[]
+}
+
 /** Raw length from which a gzip assembled from parts is sent as its chunks rather than joined (a multi-year export is megabytes). */
 const CHUNKED_GZIP_MIN_BYTES = 1024 * 1024
 
@@ -59,6 +70,8 @@ export class PreparedBody {
   readonly contentType: string
   /** Cache-Control of this body when it is not the endpoint's usual one (an unseeded random draw is never reused). */
   readonly cacheControl: string | undefined
+  /** Of a body that lists questions: its head and its records (PreparedCatalog.list). */
+  readonly listing: Listing | undefined
   readonly #effort: CompressionEffort
   readonly #compress: boolean
   readonly #headers: Readonly<Record<string, string>>
@@ -84,8 +97,9 @@ export class PreparedBody {
    * `sharedBytes`: how many bytes of those parts are held elsewhere for the life of the process
    * (see the field). Only for a body of parts made with effort `parts` and `gzipParts`: its bytes are
    * sent as its parts, its gzip as its parts' chunks, and a br form made for a request is not kept.
+   * `listing`: what a body that lists questions lists (see Listing).
    */
-  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean, sharedBytes?: number } = {}) {
+  constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean, sharedBytes?: number, listing?: Listing } = {}) {
     if (Buffer.isBuffer(raw)) {
       this.#raw = raw
       this.byteLength = raw.length
@@ -100,6 +114,7 @@ export class PreparedBody {
     }
     this.contentType = options.contentType ?? JSON_CONTENT_TYPE
     this.cacheControl = options.cacheControl
+    this.listing = options.listing
     this.etag = options.etag ?? strongEtagOf(this.raw)
     this.#effort = options.effort ?? 'max'
     this.#compress = options.compress ?? true

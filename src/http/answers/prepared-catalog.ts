@@ -157,7 +157,7 @@ export class PreparedCatalog {
     // Made for a request (or a draw kept by its seed), the body is the questions' own bytes, never
     // copied (PreparedBody's sharedBytes); a page kept with its compressed forms is joined once.
     const assembled = effort === 'parts'
-    return new PreparedBody(parts, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: assembled ? gzipParts : undefined, sharedBytes: assembled ? sharedBytes : 0 })
+    return new PreparedBody(parts, { etag: strongEtagOf(tags), effort, cacheControl: options.cacheControl, gzipParts: assembled ? gzipParts : undefined, sharedBytes: assembled ? sharedBytes : 0, listing: { head, items } })
   }
 }
 

@@ -6,6 +6,7 @@ import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
 import { deflatePart, deflatedOffLoop, LARGE_PART_LEVEL, partOfDeflated, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { PreparedBody, strongEtagOf } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
+import { RecentKeys } from './recent-keys.ts'
 
 export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 
@@ -13,11 +14,26 @@ export const EXPORT_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8'
 const EXPORT_PART_KIND = 'export-part'
 
 /**
- * Exports of several exams kept (bytes counted as if both their raw and gzip forms were made); the
- * whole dataset, each year and each exam are kept apart, for good. Exam combinations are many (2^15
- * for 15 exams), so this keeps what is asked again, and what is not costs no more than a copy.
+ * Exports of several exams kept; the whole dataset, each year and each exam are kept apart, for
+ * good. Exam combinations are many (2^15 for 15 exams), so this keeps only what is asked again
+ * (RecentKeys). Such an export holds no bytes of its own (its exams' lines and deflated parts, held
+ * for good, are sent as they are): what an entry costs is its lists of parts and its few objects
+ * (exportEntryBytes). When each was its bytes joined (identity) or its gzip joined (under a
+ * megabyte), every one-off export was a fresh megabyte, and under a mix with exports the process
+ * held a hundred megabytes more than its heap and these caches account for (issue 45, bench/results.md).
  */
-export const MULTI_EXAM_CACHE_BYTES = 64 * 1024 * 1024
+export const MULTI_EXAM_CACHE_BYTES = 4 * 1024 * 1024
+/**
+ * What a kept several-exam export costs beside the references it counts: its body, its answers and
+ * their headers, its gzip's list of chunks, its key, its slot. Kept on first request, 3,000 such
+ * entries under the battery's mix raised the heap by about 40 MB: some 12 KB each.
+ */
+const MULTI_EXAM_ENTRY_OVERHEAD_BYTES = 12 * 1024
+
+/** What keeping a several-exam export counts for in the cache's bound. */
+export function exportEntryBytes (body: PreparedBody): number {
+  return body.keptBytes + MULTI_EXAM_ENTRY_OVERHEAD_BYTES
+}
 
 const NEWLINE = Buffer.from('\n')
 const NEWLINE_PART = storedPart(NEWLINE)
@@ -60,20 +76,22 @@ export class PreparedExport {
   readonly #examTags = new Map<Exam, string>()
   readonly #single = new Map<string, PreparedBody>()
   readonly #multi: LRUCache<string, PreparedBody>
+  /** Several-exam exports asked lately: one is kept from its second request on. */
+  readonly #repeats = new RecentKeys()
 
   /** `multiExamCacheBytes`: the bound of the several-exam exports kept (MULTI_EXAM_CACHE_BYTES unless a test sets its own). */
   constructor (catalog: Catalog, prepared: PreparedCatalog, { multiExamCacheBytes = MULTI_EXAM_CACHE_BYTES }: { multiExamCacheBytes?: number } = {}) {
     this.#prepared = prepared
     this.#multi = new LRUCache<string, PreparedBody>({
       maxSize: multiExamCacheBytes,
-      sizeCalculation: (body) => body.byteLength * 2
+      sizeCalculation: exportEntryBytes
     })
     this.#exams = [...catalog.listExams()].sort((a, b) => a.summary.year - b.summary.year ||
       APPLICATIONS.indexOf(a.summary.application) - APPLICATIONS.indexOf(b.summary.application))
     this.years = [...new Set(this.#exams.map((exam) => exam.summary.year))]
   }
 
-  /** Bytes the kept several-exam exports count for (each its raw length twice), at most the bound. */
+  /** Bytes the kept several-exam exports count for (exportEntryBytes each), at most the bound. */
   get multiExamKeptBytes (): number {
     return this.#multi.calculatedSize
   }
@@ -113,15 +131,18 @@ export class PreparedExport {
       return body
     }
     // Equal tags must mean equal bytes: the exams' tags determine the body (hashing megabytes per request did not bound its cost).
-    const body = new PreparedBody(exams.map((exam) => this.#bytesOf(exam)), {
+    // Its bytes are views into the whole export's, held for good: sent as they are, never joined (PreparedBody's sharedBytes).
+    const parts = exams.map((exam) => this.#bytesOf(exam))
+    const body = new PreparedBody(parts, {
       contentType: EXPORT_CONTENT_TYPE,
       etag: strongEtagOf(exams.map((exam) => this.#tagOf(exam)).join('')),
       effort: 'parts',
       gzipParts,
       brotli: false,
-      headers
+      headers,
+      sharedBytes: parts.reduce((sum, part) => sum + part.length, 0)
     })
-    this.#multi.set(key, body)
+    if (this.#repeats.seenBefore(key)) this.#multi.set(key, body)
     return body
   }
 
@@ -160,8 +181,8 @@ export class PreparedExport {
       brotli: false,
       headers
     })
-    // An empty body has size 0, which the size-bounded cache refuses; it costs nothing to make again.
-    if (body.byteLength > 0) this.#multi.set(key, body)
+    // An empty body costs nothing to make again.
+    if (body.byteLength > 0 && this.#repeats.seenBefore(key)) this.#multi.set(key, body)
     return body
   }
 

@@ -21,8 +21,8 @@ const UNKNOWN_CLIENT = 'unknown'
 export interface CorsOptions {
   /** Methods announced in preflight answers. */
   methods: readonly string[]
-  /** Preflights of paths under this prefix (the API's) are counted against their client's quota. */
-  countedPrefix?: string
+  /** Whether a preflight of this request target (the API's, /mcp's) counts against its client's quota, as the request it precedes does. */
+  counted?: (url: string) => boolean
   /** The rate limiter's counter, once registered (after this plugin); none when rate limiting is off. */
   requestCounter?: () => RequestCounter | undefined
 }
@@ -30,14 +30,14 @@ export interface CorsOptions {
 /**
  * CORS for every response, preflights answered 204 on any path. Preflights without an Origin
  * (curl, health checkers) get the same 204 rather than @fastify/cors's strict-mode 400. A
- * preflight of the API counts against its client's quota like any request of it (a client over
+ * preflight of a counted path (/v1's, /mcp) counts against its client's quota like any request of it (a client over
  * its limit gets the 429), and the request headers it asks for are echoed back only up to a bound.
  * @see https://github.com/fastify/fastify-cors
  */
-export const cors = fastifyPlugin(async (app: FastifyInstance, { methods, countedPrefix, requestCounter }: CorsOptions) => {
+export const cors = fastifyPlugin(async (app: FastifyInstance, { methods, counted, requestCounter }: CorsOptions) => {
   // Before @fastify/cors's own hook, which answers the preflight. Callback-style: an async hook costs a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
-    const counter = request.method === 'OPTIONS' && countedPrefix !== undefined && request.url.startsWith(countedPrefix) ? requestCounter?.() : undefined
+    const counter = request.method === 'OPTIONS' && counted?.(request.url) === true ? requestCounter?.() : undefined
     if (counter === undefined) {
       done()
       return

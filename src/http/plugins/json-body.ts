@@ -1,18 +1,18 @@
-import type { FastifyInstance } from 'fastify'
+import { errorCodes, type FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import { ApiError } from '../errors.ts'
 
-/** Deepest nesting of arrays and objects a JSON body may have; a scores body has two levels. */
+/** Deepest nesting of arrays and objects a JSON body may have: a scores body has two levels, an MCP message five or six. */
 export const MAX_JSON_DEPTH = 32
 
 /**
- * The one parser of request bodies: JSON (POST /v1/scores), read as UTF-8 by Fastify's own parser
- * (which refuses `__proto__` and `constructor.prototype`), after a bound on its nesting. Parsing
- * arrays nested thousands deep, which fit in 16 KiB, cost JSON.parse tens of questions' CPU for a
- * body refused anyway; a scan refuses them first. Every other content type is 415.
+ * The one parser of request bodies: JSON (POST /v1/scores, POST /mcp), read as UTF-8 as Fastify's
+ * own parser reads it (refusing `__proto__` and `constructor.prototype`), after a bound on its
+ * nesting. Parsing arrays nested thousands deep, which fit in 16 KiB, cost JSON.parse tens of
+ * questions' CPU for a body refused anyway; a scan refuses them first. Every other content type is 415.
  */
 export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
-  const parse = jsonTextParser(app)
+  const parse = jsonTextParser()
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     let value: unknown
@@ -28,25 +28,69 @@ export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
 
 /**
  * How a JSON body's text is read, on either request path (this plugin's parser, the fast path's
- * POST): the nesting bound, then Fastify's own JSON parser (secure-json-parse, refusing
- * `__proto__` and `constructor.prototype`). Returns the value; throws the 400 the error handler
+ * POST): the nesting bound, then parseJsonText. Returns the value; throws the 400 the error handler
  * would make of Fastify's parse error (its message, as it is).
  */
-export function jsonTextParser (app: FastifyInstance): (text: string) => unknown {
-  const parse = app.getDefaultJsonParser('error', 'error')
+export function jsonTextParser (): (text: string) => unknown {
   return (text) => {
     const depth = nestingBeyond(text, MAX_JSON_DEPTH)
-    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep; a scores body has two levels`)
-    let failure: Error | null = null
-    let value: unknown
-    // Fastify's default parser answers at once, through its callback; it never reads the request.
-    parse(undefined as never, text, (error, parsed) => {
-      failure = error
-      value = parsed
-    })
-    if (failure !== null) throw new ApiError(400, (failure as Error).message)
-    return value
+    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep`)
+    return parseJsonText(text)
   }
+}
+
+const EMPTY_BODY = new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY().message
+const INVALID_BODY = new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY().message
+/** secure-json-parse's own tests of a text, Fastify's parser: whether it may hold `__proto__` or `constructor` as a key (escaped or not). */
+const SUSPECT_PROTO = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/
+const SUSPECT_CONSTRUCTOR = /"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:/
+
+/**
+ * What Fastify's default JSON parser (secure-json-parse, refusing both `__proto__` and
+ * `constructor.prototype`) makes of a text, with its messages: the value, or a 400. Its own
+ * walk of a suspect value enumerated an array's elements as keys (`for … in`): a 15 KB body of
+ * 900 `{"constructor":1}` cost 33 single questions to refuse (issue 45). This one walks arrays by
+ * index and checks the same keys; test/http/json-body.test.ts holds it to secure-json-parse.
+ */
+export function parseJsonText (text: string): unknown {
+  if (text.length === 0) throw new ApiError(400, EMPTY_BODY)
+  // secure-json-parse drops a byte order mark.
+  const bare = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  let value: unknown
+  try {
+    value = JSON.parse(bare)
+  } catch {
+    throw new ApiError(400, INVALID_BODY)
+  }
+  if (value === null || typeof value !== 'object') return value
+  if (!SUSPECT_PROTO.test(bare) && !SUSPECT_CONSTRUCTOR.test(bare)) return value
+  if (holdsPrototypeKey(value)) throw new ApiError(400, INVALID_BODY)
+  return value
+}
+
+/** Whether a parsed value holds, at any depth, an own `__proto__`, or a `constructor` object with an own `prototype`. */
+function holdsPrototypeKey (root: object): boolean {
+  const pending: object[] = [root]
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (Array.isArray(node)) {
+      for (let at = 0; at < node.length; at++) {
+        const item: unknown = node[at]
+        if (item !== null && typeof item === 'object') pending.push(item)
+      }
+      continue
+    }
+    if (Object.hasOwn(node, '__proto__')) return true
+    const record = node as Record<string, unknown>
+    if (Object.hasOwn(node, 'constructor')) {
+      const made = record.constructor
+      if (made !== null && typeof made === 'object' && Object.hasOwn(made, 'prototype')) return true
+    }
+    for (const key in record) {
+      const item = record[key]
+      if (item !== null && typeof item === 'object') pending.push(item)
+    }
+  }
+  return false
 }
 
 /**

@@ -73,6 +73,15 @@ export const FAST_PATH_MAX_TARGET = 1024
 const API_PREFIX = `${API_BASE}/`
 /** Bytes of the answers kept by URL (bodies counted whole, though most are shared with the answers' caches). */
 const ANSWERS_BY_URL_BYTES = 16 * 1024 * 1024
+/**
+ * What a kept answer costs beside the bytes it counts: its objects (a body's answers and their
+ * headers, its gzip's list of chunks; an error's header list and its own small buffer), the URL's
+ * slot. Counted at their bytes alone, a body made of shared parts (a page, a multi-year export)
+ * counts a few hundred, an error as few: under the battery's mix, tens of thousands of multi-year
+ * exports asked twice, and of 404s of pages (its 2024 and second-application pages, on a dataset
+ * without them), were kept, tens of megabytes the bound did not see (issue 45).
+ */
+const ANSWER_BY_URL_OVERHEAD_BYTES = 4 * 1024
 
 /** An error answer ready to send: status, every header but the rate limit's, and the contract's error body. */
 class ErrorAnswer {
@@ -128,7 +137,7 @@ export class FastPath {
   readonly #answersByUrl = new LRUCache<string, PreparedBody | ErrorAnswer>({
     maxSize: ANSWERS_BY_URL_BYTES,
     // ownBytes, not raw.length: asking a body made of parts (a multi-year export) for `raw` joins them, megabytes.
-    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.ownBytes) + url.length
+    sizeCalculation: (answer, url) => (answer instanceof ErrorAnswer ? answer.payload.length : answer.ownBytes) + ANSWER_BY_URL_OVERHEAD_BYTES + url.length
   })
 
   /** URLs asked for lately: a body is kept by URL from its second request on. */

@@ -1,0 +1,279 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { classifyInboundRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
+import type { FastifyBaseLogger } from 'fastify'
+import { LRUCache } from 'lru-cache'
+import type { Question } from '../data/record-schemas.ts'
+import { ownedConcat, ownedText } from '../data/dataset/owned-bytes.ts'
+import { deflatePart, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
+import { PreparedBody } from '../http/answers/prepared-body.ts'
+import { RecentKeys } from '../http/answers/recent-keys.ts'
+import type { EndpointAnswers } from '../http/endpoints.ts'
+import type { ToolArguments } from './argument-kinds.ts'
+import { callTool, SERVER_INFO } from './mcp-server.ts'
+import { NO_QUESTIONS, QUESTION_SEPARATOR, questionText, type Labels } from './question-text.ts'
+import { callToolResult, type ToolAnswer } from './tool-answer.ts'
+import { withoutKey } from './tool-output.ts'
+import { labels, TOOLS, type Tool } from './tools.ts'
+
+/*
+ * The answers of POST /mcp to a `tools/call`, written from prepared bytes as the endpoints' are:
+ * each question's JSON (its key withheld unless asked) and its text for people are made once and
+ * kept with their deflated forms, a call's result is those parts one after another, and a result
+ * asked again is kept whole. The SDK would build a server per request, run the tool, parse
+ * and re-serialize the whole result and send it uncompressed: 20–50 times the REST answer of the
+ * same questions (issue 45). Here a call costs the tool's own work and a copy.
+ *
+ * Only the calls whose answer the SDK would give as a plain 200 JSON result are answered here: a
+ * well-formed JSON-RPC request for a tool of the table, with an arguments object, in either
+ * protocol era with exactly the headers that era requires. Anything else (another method, odd
+ * headers, a missing `arguments`, a `_meta` beyond the 2026 envelope) is the SDK's to answer, or to
+ * refuse. The bytes are the SDK's own: the same result object serialized as the SDK serializes it
+ * (test/mcp/prepared-results.test.ts sends the same calls both ways and compares every byte).
+ */
+
+/** The one modern revision served (the SDK's SUPPORTED_MODERN_PROTOCOL_VERSIONS, which it does not export). */
+const MODERN_REVISION = '2026-07-28'
+/** The 2026 envelope's keys a prepared call may carry in `params._meta`; any other is the SDK's. */
+const ENVELOPE_KEYS = new Set(['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities'])
+/** The longest string id answered here; a longer one is the SDK's to echo. */
+const MAX_STRING_ID_LENGTH = 256
+
+/**
+ * Per-question parts kept, for each of the two ways a question is written (with and without its
+ * key): JSON and text, counted with their deflated forms. Enough for every record of every exam
+ * (about 4 KB each with both deflated: 19 MB for the 4,500 records of 23 exams): making a
+ * question's parts again costs 35 µs, deflating them 200 µs, and a draw of 50 from every exam
+ * touches records no other call has.
+ */
+const QUESTION_PARTS_BYTES = 32 * 1024 * 1024
+/** A part's deflated form, as a share of its bytes (what the cache counts it for before it is made). */
+const DEFLATED_SHARE = 0.5
+/** Whole results of calls asked twice (a search repeated, a question asked again). */
+const RESULT_CACHE_BYTES = 16 * 1024 * 1024
+/** What an entry costs beyond its bytes (key, object, LRU slot). */
+const ENTRY_OVERHEAD_BYTES = 256
+
+type Era = 'legacy' | 'modern'
+
+/** What the JSON-RPC answer holds around a result: `{"result":` before, the id after, and the modern era's own members at the result's end. */
+const RESULT_OPEN = Buffer.from('{"result":')
+const RESULT_CLOSE: Readonly<Record<Era, Buffer>> = {
+  legacy: Buffer.from('}'),
+  modern: Buffer.from(`,"resultType":"complete","_meta":${JSON.stringify({ 'io.modelcontextprotocol/serverInfo': SERVER_INFO })}}`)
+}
+const RESULT_OPEN_PART = storedPart(RESULT_OPEN)
+const RESULT_CLOSE_PART: Readonly<Record<Era, DeflatedPart>> = { legacy: storedPart(RESULT_CLOSE.legacy), modern: storedPart(RESULT_CLOSE.modern) }
+/** The bytes of a text result up to its text, and between its text and its structured content. */
+const TEXT_OPEN = Buffer.from('{"content":[{"type":"text","text":"')
+const TEXT_CLOSE = Buffer.from('"}],"structuredContent":')
+const COMMA = Buffer.from(',')
+const LIST_CLOSE = Buffer.from(']}')
+const SEPARATOR = ownedText(jsonStringContent(QUESTION_SEPARATOR))
+const NONE = ownedText(jsonStringContent(NO_QUESTIONS))
+const TEXT_OPEN_PART = storedPart(TEXT_OPEN)
+const TEXT_CLOSE_PART = storedPart(TEXT_CLOSE)
+const COMMA_PART = storedPart(COMMA)
+const LIST_CLOSE_PART = storedPart(LIST_CLOSE)
+const SEPARATOR_PART = storedPart(SEPARATOR)
+const NONE_PART = storedPart(NONE)
+/** The tag of an MCP answer's body: never sent (an answer to a POST is not revalidated), but a body of parts must have one. */
+export const UNSENT_ETAG = '"mcp"'
+
+/** What JSON.stringify writes between the quotes of a string. */
+function jsonStringContent (text: string): string {
+  return JSON.stringify(text).slice(1, -1)
+}
+
+/** Bytes and, made on first use and kept, their deflated form. */
+class Part {
+  #deflated: DeflatedPart | undefined
+  constructor (readonly raw: Buffer) {}
+  get deflated (): DeflatedPart {
+    return (this.#deflated ??= deflatePart(this.raw))
+  }
+}
+
+/** A question's parts as a tool writes it: its JSON (the key withheld unless revealed) and its text (the JSON string's content). */
+class QuestionParts {
+  constructor (readonly json: Part, readonly text: Part) {}
+  get bytes (): number {
+    return this.json.raw.length + this.text.raw.length
+  }
+}
+
+/** A result's bytes in parts, without its closing brace (the era adds its own members there). */
+interface ResultParts {
+  readonly raw: readonly Buffer[]
+  readonly deflated: () => DeflatedPart[]
+}
+
+/** A tools/call this path answers: the tool, its arguments, and what the answer must echo. */
+interface PreparedCall {
+  readonly era: Era
+  readonly id: string | number
+  readonly tool: Tool
+  readonly args: ToolArguments
+}
+
+export interface PreparedResultsOptions {
+  answers: EndpointAnswers
+  log: FastifyBaseLogger
+  tools?: readonly Tool[]
+}
+
+export class PreparedResults {
+  readonly #answers: EndpointAnswers
+  readonly #log: FastifyBaseLogger
+  readonly #tools: ReadonlyMap<string, Tool>
+  readonly #questions: Record<'key' | 'noKey', LRUCache<Question, QuestionParts>>
+  readonly #results = new LRUCache<string, Part>({
+    maxSize: RESULT_CACHE_BYTES,
+    sizeCalculation: (part, key) => part.raw.length * 2 + key.length + ENTRY_OVERHEAD_BYTES
+  })
+
+  /** Calls asked lately: a result is kept from its second call on (most searches come once). */
+  readonly #repeats = new RecentKeys()
+
+  constructor ({ answers, log, tools = TOOLS }: PreparedResultsOptions) {
+    this.#answers = answers
+    this.#log = log
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]))
+    const parts = () => new LRUCache<Question, QuestionParts>({ maxSize: QUESTION_PARTS_BYTES, sizeCalculation: (entry) => Math.ceil(entry.bytes * (1 + DEFLATED_SHARE)) + ENTRY_OVERHEAD_BYTES })
+    this.#questions = { key: parts(), noKey: parts() }
+  }
+
+  /**
+   * The JSON-RPC answer (status 200, `application/json`) the SDK would give this request, or
+   * undefined when the request is not a plain tools/call of one of the tools (the SDK answers it).
+   */
+  answer (headers: IncomingHttpHeaders, message: unknown): PreparedBody | undefined {
+    const call = this.#preparedCall(headers, message)
+    if (call === undefined) return undefined
+    const result = this.#result(call)
+    const close = RESULT_CLOSE[call.era]
+    const idClose = ownedText(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`)
+    return new PreparedBody([RESULT_OPEN, ...result.raw, close, idClose], {
+      etag: UNSENT_ETAG,
+      effort: 'parts',
+      gzipParts: () => [RESULT_OPEN_PART, ...result.deflated(), RESULT_CLOSE_PART[call.era], storedPart(idClose)]
+    })
+  }
+
+  /** A call's result parts: kept whole when the same call comes again and its answer never changes. */
+  #result (call: PreparedCall): ResultParts {
+    const key = `${call.tool.name}|${JSON.stringify(call.args)}`
+    const kept = this.#results.get(key)
+    if (kept !== undefined) return { raw: [kept.raw], deflated: () => [kept.deflated] }
+    const answer = callTool(call.tool, call.args, this.#answers, this.#log)
+    const parts = this.#resultParts(answer, labels(this.#answers))
+    if (!answer.reusable || !this.#repeats.seenBefore(key)) return parts
+    const whole = new Part(ownedConcat(parts.raw))
+    this.#results.set(key, whole)
+    return { raw: [whole.raw], deflated: () => [whole.deflated] }
+  }
+
+  /** An answer's result as bytes, without its closing brace: what JSON.stringify writes of callToolResult's object. */
+  #resultParts (answer: ToolAnswer, labels: Labels): ResultParts {
+    switch (answer.kind) {
+      case 'refusal':
+      case 'data': {
+        // The SDK writes a result's members in its schema's order: content, structuredContent, isError.
+        const { content, structuredContent, isError } = callToolResult(answer, labels)
+        const text = JSON.stringify({ content, structuredContent, isError })
+        const raw = ownedText(text.slice(0, -1))
+        let deflated: DeflatedPart | undefined
+        return { raw: [raw], deflated: () => [(deflated ??= deflatePart(raw, LARGE_PART_LEVEL))] }
+      }
+      case 'question': {
+        const parts = this.#questionParts(answer.question, answer.reveal, labels)
+        return {
+          raw: [TEXT_OPEN, parts.text.raw, TEXT_CLOSE, parts.json.raw],
+          deflated: () => [TEXT_OPEN_PART, parts.text.deflated, TEXT_CLOSE_PART, parts.json.deflated]
+        }
+      }
+      case 'list': {
+        const { listing: { head, items }, heading, reveal } = answer
+        const headingBytes = ownedText(jsonStringContent(heading))
+        const headBytes = ownedText(head)
+        const parts = items.map((question) => this.#questionParts(question, reveal, labels))
+        const raw: Buffer[] = [TEXT_OPEN, headingBytes]
+        if (parts.length === 0) raw.push(NONE)
+        for (const part of parts) raw.push(SEPARATOR, part.text.raw)
+        raw.push(TEXT_CLOSE, headBytes)
+        for (let at = 0; at < parts.length; at++) {
+          if (at > 0) raw.push(COMMA)
+          raw.push(parts[at]!.json.raw)
+        }
+        raw.push(LIST_CLOSE)
+        const deflated = (): DeflatedPart[] => {
+          const list = [TEXT_OPEN_PART, storedPart(headingBytes)]
+          if (parts.length === 0) list.push(NONE_PART)
+          for (const part of parts) list.push(SEPARATOR_PART, part.text.deflated)
+          list.push(TEXT_CLOSE_PART, storedPart(headBytes))
+          for (let at = 0; at < parts.length; at++) {
+            if (at > 0) list.push(COMMA_PART)
+            list.push(parts[at]!.json.deflated)
+          }
+          list.push(LIST_CLOSE_PART)
+          return list
+        }
+        return { raw, deflated }
+      }
+    }
+  }
+
+  /** A question's JSON and text as a tool writes them (the key only when revealed), made once and kept. */
+  #questionParts (question: Question, reveal: boolean, labels: Labels): QuestionParts {
+    const cache = this.#questions[reveal ? 'key' : 'noKey']
+    let parts = cache.get(question)
+    if (parts === undefined) {
+      parts = new QuestionParts(
+        new Part(ownedText(JSON.stringify(reveal ? question : withoutKey(question)))),
+        new Part(ownedText(jsonStringContent(questionText(question, labels, reveal))))
+      )
+      cache.set(question, parts)
+    }
+    return parts
+  }
+
+  /** The call when the SDK would answer it with a plain JSON result; undefined otherwise. */
+  #preparedCall (headers: IncomingHttpHeaders, message: unknown): PreparedCall | undefined {
+    if (!isPlainObject(message) || message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined
+    for (const name in message) if (name !== 'jsonrpc' && name !== 'id' && name !== 'method' && name !== 'params') return undefined
+    const { id, params } = message
+    if (!(typeof id === 'string' ? id.length <= MAX_STRING_ID_LENGTH : Number.isSafeInteger(id))) return undefined
+    if (!isPlainObject(params) || typeof params.name !== 'string' || !isPlainObject(params.arguments)) return undefined
+    for (const name in params) if (name !== 'name' && name !== 'arguments' && name !== '_meta') return undefined
+    const tool = this.#tools.get(params.name)
+    if (tool === undefined) return undefined
+    const era = eraOf(headers, message, params)
+    return era === undefined ? undefined : { era, id: id as string | number, tool, args: params.arguments }
+  }
+}
+
+/**
+ * The era whose plain answer the SDK gives this tools/call, or undefined when it would refuse it or
+ * answer otherwise: classified by the SDK's own classifyInboundRequest, then held to the headers
+ * each era's transport requires, spelled exactly (an odd spelling is the SDK's to judge).
+ */
+function eraOf (headers: IncomingHttpHeaders, message: Record<string, unknown>, params: Record<string, unknown>): Era | undefined {
+  const { accept, 'mcp-protocol-version': version, 'mcp-method': method, 'mcp-name': name } = headers
+  // Both transports answer JSON only to a client that accepts it and event streams (else 406).
+  if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined
+  if (Array.isArray(version) || Array.isArray(method) || Array.isArray(name)) return undefined
+  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: method, mcpNameHeader: name, body: message })
+  if (route.kind === 'legacy') {
+    if (route.reason !== 'no-claim' || params._meta !== undefined || method !== undefined || name !== undefined) return undefined
+    return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version) ? 'legacy' : undefined
+  }
+  if (route.kind !== 'modern' || route.classification.revision !== MODERN_REVISION) return undefined
+  if (version !== MODERN_REVISION || method !== 'tools/call' || name === undefined || name !== params.name || name.startsWith('=?')) return undefined
+  const meta = params._meta
+  if (!isPlainObject(meta)) return undefined
+  for (const key in meta) if (!ENVELOPE_KEYS.has(key)) return undefined
+  return 'modern'
+}
+
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -174,7 +174,7 @@ test('what the SDK must answer is left to it: other methods, odd or missing head
 })
 
 test('POST /mcp sends a prepared call gzip to a client that takes it, the bytes as they are to one that does not, never stored', async (t) => {
-  const { request } = await build(t, { PUBLIC_URL: TEST_PUBLIC_URL })
+  const { request } = await build(t, env)
   const { headers, message } = toolCall('legacy', 5, 'search_questions', { q: 'energia', limit: 20 })
   const send = (acceptEncoding?: string) => request({ method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', ...headers, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) }, payload: JSON.stringify(message) })
   const plain = await send()

@@ -128,6 +128,27 @@ describe('multi-year exports', () => {
   })
 })
 
+describe('one-exam exports', () => {
+  test('named by years none of their exams is of, are made of shared parts and never kept for good, however many the names', () => {
+    const exports = new PreparedExport(catalog, new PreparedCatalog(catalog))
+    const exam = catalog.listExams()[0]!
+    const year = exam.summary.year
+    const own = exports.body({ years: [year], applications: new Set([exam.summary.application]) })
+    const keptAtFirst = exports.keptForGood
+    // As the battery asks: its year among others that hold none of its application's exams (here, years held by none).
+    const names = Array.from({ length: 300 }, (_, at) => [year, 3000 + at].sort((a, b) => a - b))
+    for (const years of names) {
+      const body = exports.body({ years, applications: new Set([exam.summary.application]) })
+      assert.deepEqual(body.raw, own.raw, 'the same lines')
+      assert.ok(body.sharedBytes > 0, 'its bytes are the exam\'s, not a copy')
+      assert.deepEqual(gunzipSync(body.encoded('gzip')), own.raw)
+    }
+    assert.equal(exports.keptForGood, keptAtFirst, 'no name of a set of years kept for good')
+    assert.ok(exports.multiExamKeptBytes <= 4 * 1024 * 1024)
+    assert.equal(exports.body({ years: [year], applications: new Set([exam.summary.application]) }), own, 'its own name\'s body is kept')
+  })
+})
+
 describe('through the server', () => {
   test('a first search and an unseeded draw answer gzip to a browser, the same bytes as identity; a multi-year export too', async (t) => {
     const server = await build(t, env)

@@ -3,6 +3,7 @@ import type { Question } from '../../data/record-schemas.ts'
 import { ApiError, describeValue } from '../errors.ts'
 import type { PreparedBody } from './prepared-body.ts'
 import type { PreparedCatalog } from './prepared-catalog.ts'
+import { RecentKeys } from './recent-keys.ts'
 import { DEFAULT_APPLICATION, type Application } from '../../data/exam-key.ts'
 import { LIMIT_DEFAULT, LIMIT_MAX, type ExamQuery, type QuestionListQuery, type QuestionQuery } from '../schemas/parameters.ts'
 
@@ -15,6 +16,14 @@ import { LIMIT_DEFAULT, LIMIT_MAX, type ExamQuery, type QuestionListQuery, type 
 export class ExamAnswers {
   readonly #catalog: Catalog
   readonly #prepared: PreparedCatalog
+  /**
+   * Pages asked lately: a page is kept (joined, compressed as kept bodies are) from its second
+   * request on, and made of its questions' own bytes for its first. An exam's pages are as many as
+   * its limits times its offsets, thousands each; kept on first request, the external battery's
+   * pages of 2024 and the second applications turned the page cache over every few seconds, tens
+   * of megabytes of garbage and of the process's memory that held it (issue 45).
+   */
+  readonly #repeats = new RecentKeys()
 
   constructor (catalog: Catalog, prepared: PreparedCatalog) {
     this.#catalog = catalog
@@ -37,7 +46,8 @@ export class ExamAnswers {
     const discipline = chooseDiscipline(exam, query.discipline)
     // The catalog's views never change, so each is named by what selects it.
     const view = this.#catalog.languageView(exam, language, discipline)
-    return this.#prepared.page(view, offset, limit, { keepAs: `exam|${exam.key}|${language ?? ''}|${discipline ?? ''}` })
+    const name = `exam|${exam.key}|${language ?? ''}|${discipline ?? ''}`
+    return this.#prepared.page(view, offset, limit, { keepAs: this.#repeats.seenBefore(`${name}|${offset}|${limit}`) ? name : undefined })
   }
 
   question (year: string, index: string, query: QuestionQuery): PreparedBody {

@@ -10,7 +10,7 @@ import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
 import { autocannonGenerator, wrkGenerator, type LoadGenerator } from './load-generators.ts'
 import { cpuUs, freePort, hasTaskset, rssMb, SERVER_CORE, spawnPinned, stopProcess } from './processes.ts'
 import { composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type StartUp, type WorkerComparison } from './report.ts'
-import { startCommand } from './start-command.ts'
+import { startCommand, startEnvironment } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 
@@ -24,6 +24,8 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** How the server is started: as `npm start` starts it. */
 const START_COMMAND = startCommand(ROOT)
+/** The environment `npm start` adds (MALLOC_ARENA_MAX). */
+const START_ENVIRONMENT = startEnvironment(ROOT)
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results')
 
 function envNumber (name: string, fallback: number): number {
@@ -137,6 +139,7 @@ async function startServer ({ workers, pinned, dataDir, cacheDir = 'off' }: { wo
   const port = await freePort()
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...START_ENVIRONMENT,
     PORT: String(port),
     HOST: '127.0.0.1',
     RATE_LIMIT_MAX,

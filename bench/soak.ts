@@ -51,7 +51,7 @@ import { batteryMixPhase, slope } from './soak-battery.ts'
 import { Agent } from 'node:http'
 import type { ChildProcess } from 'node:child_process'
 import { loadConfig } from '../src/config.ts'
-import { startCommand } from './start-command.ts'
+import { startCommand, startEnvironment } from './start-command.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 15)
@@ -143,7 +143,7 @@ async function startServer (env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { RATE_LIMIT_MAX: '0', ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', ...env }
+    env: { RATE_LIMIT_MAX: '0', ...process.env, ...startEnvironment(REPO_ROOT), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', ...env }
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return { child, port, exited, startedAt: performance.now() }

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startCommand } from '../bench/start-command.ts'
+import { startCommand, startEnvironment } from '../bench/start-command.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 
@@ -16,6 +16,16 @@ test('the container runs the very command npm start runs, V8 flags included', ()
   const cmd = dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)
   assert.ok(cmd !== undefined, 'the Dockerfile has a CMD')
   assert.deepEqual(JSON.parse(cmd.slice('CMD '.length)), startCommand(REPO_ROOT))
+})
+
+test('the container sets the environment npm start sets (the C library\'s arenas)', () => {
+  const environment = startEnvironment(REPO_ROOT)
+  assert.ok(Object.keys(environment).length > 0, 'npm start sets MALLOC_ARENA_MAX')
+  // The runtime stage's ENV lines, continued with backslashes.
+  const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ')
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '))
+  const set = new Map(runtime.split('\n').filter((line) => line.startsWith('ENV ')).flatMap((line) => line.slice(4).trim().split(/\s+/)).map((pair) => pair.split('=') as [string, string]))
+  for (const [name, value] of Object.entries(environment)) assert.equal(set.get(name), value, name)
 })
 
 test('this Node takes the start command\'s flags, and they bound the young generation', () => {
@@ -59,6 +69,10 @@ test('SIGTERM sent to npm start itself stops the server and frees the port (it u
     exited.then(() => reject(new Error(`npm start exited before it was ready: ${stderr}`)), reject)
   })
   assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200)
+  // The server (pino names its pid) runs with what the script sets before node.
+  const serverPid = (JSON.parse(log.find((line) => line.includes('"ready"'))!) as { pid: number }).pid
+  const environ = readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0')
+  for (const [name, value] of Object.entries(startEnvironment(REPO_ROOT))) assert.ok(environ.includes(`${name}=${value}`), `the server's ${name}`)
 
   process.kill(npm.pid!, 'SIGTERM')
   const [code, signal] = await exited

@@ -6,8 +6,12 @@ import { storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { ownedText } from '../../data/dataset/owned-bytes.ts'
 import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
-/** Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression is not. */
-const PAGE_CACHE_BYTES = 32 * 1024 * 1024
+/**
+ * Bytes of assembled pages kept with their compressed forms; pages are cheap to rebuild, compression
+ * is not. 16 MB, not 32: under the external battery's mix the cache stayed full, and the process
+ * held about 10 MB more with 32, most of the distance to the memory bound (issue 45, bench/results.md).
+ */
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot), so a flood of tiny pages is bounded too. */
 const PAGE_ENTRY_OVERHEAD_BYTES = 256
 

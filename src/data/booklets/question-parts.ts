@@ -119,10 +119,6 @@ function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]):
 }
 
 /**
- * The lines that carry on an alternative's text below its letter's line: each starting where
- * its text starts (a hanging indent), no farther below than a line (2009 spaces its lines wide), above the next letter.
- */
-/**
  * How far apart the letters' lines stand, beyond a line's height: the most white an alternative's own
  * lines can leave between them (2009 spreads a column's lines to fill it, its alternatives' too).
  */
@@ -146,6 +142,11 @@ function besideText (marker: LineElement, lines: readonly LineElement[]): LineEl
     element.line.box.x0 > marker.line.box.x1 && element.line.box.x0 - marker.line.box.x1 < 4 * marker.line.size)
 }
 
+/**
+ * The lines that carry on an alternative's text below its letter's line: each starting where
+ * its text starts (a hanging indent), no farther below than a line or the letters' own spread (`spread`: 2009 spaces its lines wide),
+ * above the next letter; the text beside a letter set alone (`beside`) first.
+ */
 function continuation (marker: LineElement, beside: LineElement | undefined, lines: readonly LineElement[], limit: number, spread: number): LineElement[] {
   const own: LineElement[] = []
   if (beside !== undefined) own.push(beside)

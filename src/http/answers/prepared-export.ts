@@ -74,6 +74,8 @@ export class PreparedExport {
   readonly #examBytes = new Map<Exam, Buffer>()
   readonly #examParts = new Map<Exam, DeflatedPart>()
   readonly #examTags = new Map<Exam, string>()
+  /** How many exams each year holds: an export of all of a year's exams is one kept for good. */
+  readonly #examsPerYear = new Map<number, number>()
   readonly #single = new Map<string, PreparedBody>()
   readonly #multi: LRUCache<string, PreparedBody>
   /** Several-exam exports asked lately: one is kept from its second request on. */
@@ -89,6 +91,7 @@ export class PreparedExport {
     this.#exams = [...catalog.listExams()].sort((a, b) => a.summary.year - b.summary.year ||
       APPLICATIONS.indexOf(a.summary.application) - APPLICATIONS.indexOf(b.summary.application))
     this.years = [...new Set(this.#exams.map((exam) => exam.summary.year))]
+    for (const exam of this.#exams) this.#examsPerYear.set(exam.summary.year, (this.#examsPerYear.get(exam.summary.year) ?? 0) + 1)
   }
 
   /** Bytes the kept several-exam exports count for (exportEntryBytes each), at most the bound. */
@@ -119,8 +122,7 @@ export class PreparedExport {
     // exports are, of shared parts, and kept only in that bounded cache.
     const examYears = new Set(exams.map((exam) => exam.summary.year))
     const namedByItsYears = selection.years === undefined || (selection.years.length === examYears.size && selection.years.every((year) => examYears.has(year)))
-    const single = whole || (namedByItsYears && (exams.length <= 1 || (examYears.size === 1 &&
-      exams.length === this.#exams.filter((exam) => exam.summary.year === exams[0]!.summary.year).length)))
+    const single = whole || (namedByItsYears && (exams.length <= 1 || (examYears.size === 1 && exams.length === this.#examsPerYear.get(exams[0]!.summary.year))))
     const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
     // Nothing to keep: its name repeats what was asked, which has no bound (any range of years).
     if (exams.length === 0) return new PreparedBody(Buffer.alloc(0), { contentType: EXPORT_CONTENT_TYPE, headers })

@@ -102,6 +102,11 @@ function isSpace (glyph: Glyph): boolean {
   return glyph.mapped && glyph.text.trim() === ''
 }
 
+/** Whether a space is a sliver (under a quarter of its size) that the sub- or superscript after it starts inside. */
+function overprintedByScript (space: Glyph, next: LineGlyph | undefined): boolean {
+  return next !== undefined && next.script !== 'normal' && next.box.x0 < space.box.x1 && space.box.x1 - space.box.x0 < 0.25 * space.size
+}
+
 function trimSpaces (piece: Glyph[]): Glyph[] {
   let start = 0
   let end = piece.length
@@ -191,14 +196,16 @@ function scripted (glyph: LineGlyph): string {
 export function lineText (glyphs: readonly LineGlyph[]): string {
   let text = ''
   let previous: LineGlyph | null = null
-  for (const glyph of glyphs) {
+  for (const [at, glyph] of glyphs.entries()) {
     if (!glyph.mapped) {
       previous = glyph
       continue
     }
     if (isSpace(glyph)) {
-      // The PDF's own space, however narrow tight justification set it.
-      if (text !== '' && !text.endsWith(' ')) text += ' '
+      // The PDF's own space, however narrow tight justification set it; but not one the script after it
+      // is printed over (2023 sets "L", a sliver of a space, then "₁" starting inside it): that moves the
+      // pen, it parts no words.
+      if (text !== '' && !text.endsWith(' ') && !overprintedByScript(glyph, glyphs.slice(at + 1).find((next) => next.mapped && !isSpace(next)))) text += ' '
       continue
     }
     // A script stands against what it qualifies (L₁, 10³), whatever the font's side bearing leaves.

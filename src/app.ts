@@ -37,6 +37,7 @@ import { StartUpCache } from './data/dataset/start-up-cache.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
 import { PreparedResults } from './mcp/prepared-results.ts'
 import { mcpTransport } from './mcp/http-transport.ts'
+import { McpEndpoint } from './mcp/mcp-endpoint.ts'
 import { terminalLogDestination, type LogDestination } from './log-destination.ts'
 
 export interface AppOptions {
@@ -166,6 +167,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
+  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log })
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (counted) => {
     // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
@@ -175,7 +177,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
       requestCounter = counted.requestCounter
     }
     await counted.register(apiRoutes, { answers, endpoints, prefix: API_BASE })
-    await counted.register(mcpTransport, { factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl })
+    await counted.register(mcpTransport, { endpoint: mcpEndpoint })
   })
   await fastify.register(fileRoutes, { servableFiles })
   await fastify.register(predecessorPaths)
@@ -214,7 +216,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     requestCounter,
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log,
-    parseJson: jsonTextParser()
+    parseJson: jsonTextParser(),
+    bodyRoutes: [mcpEndpoint]
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {

@@ -52,6 +52,10 @@ const DEFLATED_SHARE = 0.5
 const RESULT_CACHE_BYTES = 16 * 1024 * 1024
 /** What an entry costs beyond its bytes (key, object, LRU slot). */
 const ENTRY_OVERHEAD_BYTES = 256
+/** Ids whose closing bytes are kept (most clients count from 1, or send one id throughout). */
+const ID_CLOSES_KEPT = 1024
+/** Classifications kept, counted by their keys' length: a client sends the same headers and envelope with every call. */
+const ERA_KEYS_LENGTH = 256 * 1024
 
 type Era = 'legacy' | 'modern'
 
@@ -133,6 +137,14 @@ export class PreparedResults {
 
   /** Calls asked lately: a result is kept from its second call on (most searches come once). */
   readonly #repeats = new RecentKeys()
+  /** The bytes after a result, per id: `,"jsonrpc":"2.0","id":…}` and its stored part. */
+  readonly #idCloses = new LRUCache<string | number, { raw: Buffer, part: DeflatedPart }>({ max: ID_CLOSES_KEPT })
+  /**
+   * eraOf's verdicts by what it reads (below): the SDK's classification parses the message three
+   * times with zod, a tenth of a prepared call's cost, and gives the same verdict for every call
+   * a client makes with the same headers and envelope.
+   */
+  readonly #eras = new LRUCache<string, Era | 'none'>({ maxSize: ERA_KEYS_LENGTH, sizeCalculation: (_era, key) => key.length + ENTRY_OVERHEAD_BYTES })
 
   constructor ({ answers, log, tools = TOOLS }: PreparedResultsOptions) {
     this.#answers = answers
@@ -151,12 +163,23 @@ export class PreparedResults {
     if (call === undefined) return undefined
     const result = this.#result(call)
     const close = RESULT_CLOSE[call.era]
-    const idClose = ownedText(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`)
-    return new PreparedBody([RESULT_OPEN, ...result.raw, close, idClose], {
+    const idClose = this.#idClose(call.id)
+    return new PreparedBody([RESULT_OPEN, ...result.raw, close, idClose.raw], {
       etag: UNSENT_ETAG,
       effort: 'parts',
-      gzipParts: () => [RESULT_OPEN_PART, ...result.deflated(), RESULT_CLOSE_PART[call.era], storedPart(idClose)]
+      gzipParts: () => [RESULT_OPEN_PART, ...result.deflated(), RESULT_CLOSE_PART[call.era], idClose.part]
     })
+  }
+
+  /** What follows a result for this id, made once while the id is used. */
+  #idClose (id: string | number): { raw: Buffer, part: DeflatedPart } {
+    let close = this.#idCloses.get(id)
+    if (close === undefined) {
+      const raw = ownedText(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)
+      close = { raw, part: storedPart(raw) }
+      this.#idCloses.set(id, close)
+    }
+    return close
   }
 
   /** A call's result parts: kept whole when the same call comes again and its answer never changes. */
@@ -246,8 +269,24 @@ export class PreparedResults {
     for (const name in params) if (name !== 'name' && name !== 'arguments' && name !== '_meta') return undefined
     const tool = this.#tools.get(params.name)
     if (tool === undefined) return undefined
-    const era = eraOf(headers, message, params)
+    const era = this.#eraOf(headers, message, params)
     return era === undefined ? undefined : { era, id: id as string | number, tool, args: params.arguments }
+  }
+
+  /**
+   * eraOf's verdict, kept by all it depends on once #preparedCall has checked the message's shape:
+   * the headers it reads, the tool's name, the id's type and the envelope. The arguments are a
+   * plain object, which the SDK's JSON-RPC schemas take whatever it holds.
+   */
+  #eraOf (headers: IncomingHttpHeaders, message: Record<string, unknown>, params: Record<string, unknown>): Era | undefined {
+    const { accept, 'mcp-protocol-version': version, 'mcp-method': method, 'mcp-name': name } = headers
+    const key = JSON.stringify([accept, version, method, name, params.name, typeof message.id, params._meta])
+    let era = this.#eras.get(key)
+    if (era === undefined) {
+      era = eraOf(headers, message, params) ?? 'none'
+      this.#eras.set(key, era)
+    }
+    return era === 'none' ? undefined : era
   }
 }
 

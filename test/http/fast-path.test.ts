@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { FastifyBaseLogger, InjectOptions } from 'fastify'
-import { inject, type Response as InjectResponse } from 'light-my-request'
+import { inject } from 'light-my-request'
 import { loadConfig } from '../../src/config.ts'
 import { ExamAnswers } from '../../src/http/answers/exam-answers.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
@@ -11,7 +11,8 @@ import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
 import { ScoreAnswers } from '../../src/http/answers/score-answers.ts'
 import { SkillAnswers } from '../../src/http/answers/skill-answers.ts'
-import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset, type Cleanup, type TestServer } from '../helper.ts'
+import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
+import { buildCounted, comparable, compareBothWays } from './both-ways.ts'
 
 /*
  * The fast path (src/http/server/fast-path.ts) answers most successful exam requests before Fastify sees
@@ -21,35 +22,6 @@ import { build, FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset, type Cleanup, t
  * (and so passed the comparisons trivially) would fail. Fastify alone is what the fast path is
  * held to, so this file keeps `injectIntoFastify` beside the front door on purpose.
  */
-
-/** Rate limiting on, with a quota no test here reaches (unless it sets its own), so both paths' RateLimit headers are compared. */
-function buildCounted (t: Cleanup, env: Record<string, string> = {}): Promise<TestServer> {
-  return build(t, { RATE_LIMIT_MAX: '1000000', ...env })
-}
-
-/** Headers that legitimately differ between two answers to the same request. */
-const PER_REQUEST_HEADERS = new Set(['date', 'connection', 'keep-alive', 'ratelimit-remaining', 'ratelimit-reset'])
-
-function comparable (headers: IncomingHttpHeaders | Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(headers)
-    .filter(([name]) => !PER_REQUEST_HEADERS.has(name))
-    .map(([name, value]) => [name, String(value)])
-    .sort(([a], [b]) => a!.localeCompare(b!)))
-}
-
-/** Sends one request both ways; asserts equal answers; tells whether the fast path answered it. */
-async function compareBothWays (counted: TestServer, options: InjectOptions): Promise<{ fast: boolean, response: InjectResponse }> {
-  const label = `${options.method ?? 'GET'} ${options.url as string} ${JSON.stringify(options.headers ?? {})}`
-  const viaFastify = await counted.injectIntoFastify(options)
-  const before = counted.fastifySaw()
-  const viaServer = await counted.request(options)
-  const fast = counted.fastifySaw() === before
-  assert.equal(viaServer.statusCode, viaFastify.statusCode, label)
-  assert.deepEqual(viaServer.rawPayload, viaFastify.rawPayload, label)
-  assert.deepEqual(comparable(viaServer.headers), comparable(viaFastify.headers), label)
-  assert.equal(viaServer.headers['ratelimit-remaining'] === undefined, viaFastify.headers['ratelimit-remaining'] === undefined, label)
-  return { fast, response: viaServer }
-}
 
 const FAST_URLS = [
   '/v1/exams',

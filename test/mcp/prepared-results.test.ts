@@ -8,6 +8,7 @@ import { endpointAnswers } from '../../src/http/endpoint-answers.ts'
 import { installErrorHandling } from '../../src/http/plugins/error-handling.ts'
 import { jsonBody } from '../../src/http/plugins/json-body.ts'
 import { mcpTransport } from '../../src/mcp/http-transport.ts'
+import { McpEndpoint } from '../../src/mcp/mcp-endpoint.ts'
 import { mcpServerFactory } from '../../src/mcp/mcp-server.ts'
 import { PreparedResults } from '../../src/mcp/prepared-results.ts'
 import { build, FULL_DATA_DIR, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
@@ -32,7 +33,7 @@ async function sdkOnlyServer (): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config))
   await app.register(jsonBody)
   installErrorHandling(app, config.publicUrl)
-  await app.register(mcpTransport, { factory: mcpServerFactory({ answers, log: app.log }), publicUrl: config.publicUrl })
+  await app.register(mcpTransport, { endpoint: new McpEndpoint({ factory: mcpServerFactory({ answers, log: app.log }), publicUrl: config.publicUrl, log: app.log }) })
   await app.ready()
   return app
 }

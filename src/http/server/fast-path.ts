@@ -12,6 +12,7 @@ import { nextRequestId, writeAccessLog } from '../access-log.ts'
 import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
 import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '../response-headers.ts'
+import { RouteAnswer, type BodyRoute } from './body-route.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -41,6 +42,11 @@ import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '..
  * entry's `body.problem`, and answered by the entry's `answer` as the route does; every refusal a
  * request with other headers may meet (413, 415, the 400 of an empty body) stays Fastify's, which
  * decides it before reading a byte.
+ *
+ * So is a POST of a body route beside the table (POST /mcp, ./body-route.ts), with the same plain
+ * headers and the route's own consent before its body is read (its DNS-rebinding rule): the body
+ * is parsed by the same parser and answered by the very object the route's Fastify handler answers
+ * with, in time when its answer is the SDK's (a promise).
  */
 
 export interface FastPathOptions {
@@ -61,6 +67,8 @@ export interface FastPathOptions {
    * Without it, POSTs are Fastify's.
    */
   parseJson?: ((text: string) => unknown) | undefined
+  /** POST routes beside the table whose plain requests are read and answered here too (POST /mcp); none unless given. */
+  bodyRoutes?: readonly BodyRoute[] | undefined
 }
 
 type Fallback = (request: IncomingMessage, response: ServerResponse) => void
@@ -100,12 +108,19 @@ const BODY_LENGTH = /^[1-9][0-9]{0,8}$/
 /** A query beside a POST's path (the endpoint reads none): plain characters only, anything odder goes to Fastify. */
 const PLAIN_QUERY = /^[A-Za-z0-9_.~=&-]*$/
 
-/** A POST of the table the fast path reads: its endpoint, and the body's declared length. */
+/** An endpoint of the table that reads a body (POST /v1/scores). */
+type TablePost = Endpoint & { body: NonNullable<Endpoint['body']> }
+
+/** A POST the fast path reads: the table's endpoint or the body route it names, and the body's declared length. */
 class PostRequest {
   constructor (
-    readonly endpoint: Endpoint & { body: NonNullable<Endpoint['body']> },
+    readonly target: TablePost | BodyRoute,
     readonly length: number
   ) {}
+}
+
+function isBodyRoute (target: TablePost | BodyRoute): target is BodyRoute {
+  return 'takes' in target
 }
 const EVERY_ANSWER_HEADER_LIST: ReadonlyArray<string | number> = Object.entries(everyAnswerHeaders(200)).flat()
 
@@ -118,8 +133,8 @@ export class FastPath {
   readonly #accessLog: FastifyBaseLogger | undefined
   readonly #errorLog: FastifyBaseLogger | undefined
   readonly #parseJson: ((text: string) => unknown) | undefined
-  /** The POST endpoints of the table by their full path (and with a trailing slash, which names the same). */
-  readonly #posts = new Map<string, Endpoint & { body: NonNullable<Endpoint['body']> }>()
+  /** The POST endpoints of the table and the body routes, by their full path (and with a trailing slash, which names the same). */
+  readonly #posts = new Map<string, TablePost | BodyRoute>()
   #open = true
   /**
    * The headers of each answer whose body is kept by URL, built once: assembling them per request
@@ -127,6 +142,8 @@ export class FastPath {
    * kept by URL (a few per body); weak, so a body dropped from that cache takes its lists with it.
    */
   readonly #headerLists = new WeakMap<PreparedAnswer, Array<string | number>>()
+  /** The header lists of body routes' answers, by their headers object (a route shares one among many answers). */
+  readonly #routeHeaderLists = new WeakMap<object, { statusCode: number, list: ReadonlyArray<string | number> }>()
   /**
    * Answers by request URL, bodies and errors alike: the same address always gets the same answer
    * (but for a body never reused, an unseeded draw), so a repeated one skips parsing, matching and
@@ -143,7 +160,7 @@ export class FastPath {
   /** URLs asked for lately: a body is kept by URL from its second request on. */
   readonly #repeats = new RecentKeys()
 
-  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog, parseJson }: FastPathOptions) {
+  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog, parseJson, bodyRoutes = [] }: FastPathOptions) {
     this.#answers = answers
     this.#parseJson = parseJson
     for (const endpoint of endpoints) {
@@ -153,6 +170,10 @@ export class FastPath {
       const entry = { ...endpoint, body }
       this.#posts.set(`${API_BASE}${endpoint.path}`, entry)
       this.#posts.set(`${API_BASE}${endpoint.path}/`, entry)
+    }
+    for (const route of bodyRoutes) {
+      this.#posts.set(route.path, route)
+      this.#posts.set(`${route.path}/`, route)
     }
     this.#matcher = new EndpointMatcher(endpoints)
     this.#publicUrl = publicUrl
@@ -225,21 +246,24 @@ export class FastPath {
     const onEnd = () => {
       request.removeListener('data', onData)
       request.removeListener('error', onError)
-      try {
-        let answer: PreparedBody | ErrorAnswer
+      const send = (answer: PostAnswer) => {
         try {
-          answer = this.#postAnswer(post, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), received)
+          // A client gone while a route's answer was made is not answered.
+          if (!response.destroyed) this.#send(request, response, answer, client, limit, startedAt)
         } catch (error) {
-          // Unforeseen (none is known): the 500 Fastify's error handler would answer, logged as it logs it.
-          this.#errorLog?.error({ err: error, url: request.url }, 'request failed')
-          answer = this.#errorAnswer(internalError())
+          // A fault of sending itself: the body is read, so Fastify cannot take the request over; it is cut off.
+          this.#errorLog?.error({ err: error, url: request.url }, 'fast path failed; the request was cut off')
+          response.destroy()
         }
-        this.#send(request, response, answer, client, limit, startedAt)
-      } catch (error) {
-        // A fault of sending itself: the body is read, so Fastify cannot take the request over; it is cut off.
-        this.#errorLog?.error({ err: error, url: request.url }, 'fast path failed; the request was cut off')
-        response.destroy()
       }
+      let answer: PostAnswer | Promise<PostAnswer>
+      try {
+        answer = this.#postAnswer(post, request, client, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), received)
+      } catch (error) {
+        answer = this.#postFailure(request, error)
+      }
+      if (answer instanceof Promise) answer.then(send, (error: unknown) => { send(this.#postFailure(request, error)) })
+      else send(answer)
     }
     const onError = () => {
       request.removeListener('data', onData)
@@ -251,24 +275,43 @@ export class FastPath {
     request.once('error', onError)
   }
 
-  /** The answer to a POST's body: what the route would answer (its errors below 500 as error answers). */
-  #postAnswer ({ endpoint, length }: PostRequest, bytes: Buffer, received: number): PreparedBody | ErrorAnswer {
+  /**
+   * The answer to a POST's body: what the route would answer (its errors below 500 as error
+   * answers; it throws anything else); a body route's may come later.
+   */
+  #postAnswer ({ target, length }: PostRequest, request: IncomingMessage, client: string, bytes: Buffer, received: number): PostAnswer | Promise<PostAnswer> {
     try {
       // Node frames the body by its Content-Length, so this holds; Fastify's parser checks it too.
       if (received !== length) throw new ApiError(400, 'Request body size did not match Content-Length')
-      return answerOfBody(endpoint, this.#answers, this.#parseJson!(bytes.toString('utf8')))
+      const body = this.#parseJson!(bytes.toString('utf8'))
+      if (!isBodyRoute(target)) return answerOfBody(target, this.#answers, body)
+      const answer = target.answer({ url: request.url!, headers: request.headers }, client, body)
+      return answer instanceof Promise ? answer.catch((error: unknown) => this.#postFailure(request, error)) : answer
     } catch (error) {
       if (error instanceof ApiError && error.statusCode < 500) return this.#errorAnswer(error)
       throw error
     }
   }
 
-  #send (request: IncomingMessage, response: ServerResponse, body: PreparedBody | ErrorAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {
+  /**
+   * The answer of a POST that failed: an ApiError below 500 as the error handler answers it;
+   * anything else (none is known) as the 500 Fastify's error handler would answer, logged as it logs it.
+   */
+  #postFailure (request: IncomingMessage, error: unknown): ErrorAnswer {
+    if (error instanceof ApiError && error.statusCode < 500) return this.#errorAnswer(error)
+    this.#errorLog?.error({ err: error, url: request.url }, 'request failed')
+    return this.#errorAnswer(internalError())
+  }
+
+  #send (request: IncomingMessage, response: ServerResponse, body: PostAnswer, client: string, limit: RateLimitState | undefined, startedAt: number): void {
     let statusCode: number
     let headers: ReadonlyArray<string | number>
     let payload: Buffer | readonly Buffer[] | undefined
     if (body instanceof ErrorAnswer) {
       ({ statusCode, headers, payload } = body)
+    } else if (body instanceof RouteAnswer) {
+      ({ statusCode, payload } = body)
+      headers = this.#routeHeaderList(body)
     } else {
       // A POST's answer is not a representation to revalidate: no 304, whatever If-None-Match says
       // (as the route); nor is it kept by URL.
@@ -293,6 +336,21 @@ export class FastPath {
     if (this.#accessLog !== undefined) {
       writeAccessLog(this.#accessLog, nextRequestId(), request.method!, request.url!, statusCode, performance.now() - startedAt, client)
     }
+  }
+
+  /**
+   * Every header of a body route's answer but the rate limit's, as Fastify sends it (the app's
+   * onSend hook sets every answer's last, over the route's): the headers' part made once for each
+   * headers object a route shares among its answers.
+   */
+  #routeHeaderList ({ statusCode, headers, payload }: RouteAnswer): Array<string | number> {
+    let kept = this.#routeHeaderLists.get(headers)
+    if (kept === undefined || kept.statusCode !== statusCode) {
+      kept = { statusCode, list: Object.entries({ ...headers, ...everyAnswerHeaders(statusCode) }).flat() }
+      this.#routeHeaderLists.set(headers, kept)
+    }
+    // Fastify sends Content-Length: 0 with an answer without a body (a notification's 202).
+    return [...kept.list, 'content-length', payload === undefined ? 0 : payloadLength(payload)]
   }
 
   /** The answer of an error: the contract's body and the headers the error handler would send. */
@@ -340,13 +398,14 @@ export class FastPath {
     const { url, headers } = request
     if (this.#parseJson === undefined || url === undefined || url.length > FAST_PATH_MAX_TARGET || lacksHost(request)) return undefined
     const queryStart = url.indexOf('?')
-    const endpoint = this.#posts.get(queryStart === -1 ? url : url.slice(0, queryStart))
-    if (endpoint === undefined || (queryStart !== -1 && !PLAIN_QUERY.test(url.slice(queryStart + 1)))) return undefined
+    const target = this.#posts.get(queryStart === -1 ? url : url.slice(0, queryStart))
+    if (target === undefined || (queryStart !== -1 && !PLAIN_QUERY.test(url.slice(queryStart + 1)))) return undefined
     const { 'content-length': declared, 'content-type': type, 'content-encoding': encoding, 'transfer-encoding': transfer } = headers
     if (transfer !== undefined || encoding !== undefined || declared === undefined || type === undefined) return undefined
     if (!BODY_LENGTH.test(declared) || !PLAIN_JSON_TYPES.has(type.toLowerCase())) return undefined
     const length = Number(declared)
-    return length > endpoint.body.limit ? undefined : new PostRequest(endpoint, length)
+    if (!isBodyRoute(target)) return length > target.body.limit ? undefined : new PostRequest(target, length)
+    return length > target.bodyLimit || !target.takes({ url, headers }) ? undefined : new PostRequest(target, length)
   }
 
   /**
@@ -377,6 +436,9 @@ export class FastPath {
     }
   }
 }
+
+/** What a POST is answered with: the table's body, an error, or a body route's answer. */
+type PostAnswer = PreparedBody | ErrorAnswer | RouteAnswer
 
 /** Servers made by fastPathServerFactory, with the slot their requests look into for a fast path. */
 const slots = new WeakMap<Server, { fastPath: FastPath | undefined }>()

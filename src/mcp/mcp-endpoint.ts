@@ -11,7 +11,7 @@ import { PreparedBody } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
 import { FairTurns } from '../http/server/fair-turns.ts'
 import { RouteAnswer, type BodyRoute, type RouteRequest } from '../http/server/body-route.ts'
-import { UNSENT_ETAG, type PreparedResults } from './prepared-results.ts'
+import { UNSENT_ETAG, type BegunCall, type PreparedResults } from './prepared-results.ts'
 import { protocolError } from './protocol-errors.ts'
 
 export interface McpEndpointOptions {
@@ -107,16 +107,27 @@ export class McpEndpoint implements BodyRoute {
   answer (request: RouteRequest, client: string, message: unknown): RouteAnswer | Promise<RouteAnswer> {
     if (Array.isArray(message)) throw new ApiError(400, 'A JSON-RPC batch is not accepted: send one message per request (MCP 2025-06-18 and later)')
     const prepared = this.#prepared
-    if (prepared !== undefined) {
-      // The answer and its bytes in the encoding sent (a question's parts are deflated on first use): all the call's work, in its turn.
-      const answer = this.#turns.run(client, () => {
-        const body = prepared.answer(request.headers, message)
-        return body === undefined ? undefined : encodedAnswer(200, undefined, body, request.headers['accept-encoding'])
-      })
-      if (answer instanceof Promise) return answer.then((settled) => settled ?? this.#sdkAnswer(request, message))
-      if (answer !== undefined) return answer
+    if (prepared === undefined) return this.#sdkAnswer(request, message)
+    const acceptEncoding = request.headers['accept-encoding']
+    // The tool's work, and, when its questions' parts are all made (a warm cache), the answer in
+    // the encoding sent: one turn. Else each question's parts are made in a turn of their own (a
+    // draw of 50 cold questions was tens of milliseconds in one piece), and the answer in a last one.
+    const first = this.#turns.run(client, (): RouteAnswer | BegunCall | undefined => {
+      const begun = prepared.begin(request.headers, message)
+      if (begun === undefined) return undefined
+      const pieces = prepared.pieces(begun, mayTakeGzip(acceptEncoding))
+      return pieces.length === 0 ? encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding) : begun
+    })
+    const settle = (step: RouteAnswer | BegunCall | undefined): RouteAnswer | Promise<RouteAnswer> => {
+      if (step === undefined) return this.#sdkAnswer(request, message)
+      return step instanceof RouteAnswer ? step : this.#inPieces(client, prepared, step, acceptEncoding)
     }
-    return this.#sdkAnswer(request, message)
+    return first instanceof Promise ? first.then(settle) : settle(first)
+  }
+
+  async #inPieces (client: string, prepared: PreparedResults, begun: BegunCall, acceptEncoding: string | undefined): Promise<RouteAnswer> {
+    for (const piece of prepared.pieces(begun, mayTakeGzip(acceptEncoding))) await this.#turns.run(client, piece)
+    return await this.#turns.run(client, () => encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding))
   }
 
   async #sdkAnswer (request: RouteRequest, message: unknown): Promise<RouteAnswer> {
@@ -137,6 +148,11 @@ export class McpEndpoint implements BodyRoute {
       await server.close()
     }
   }
+}
+
+/** Whether a client's Accept-Encoding may get gzip, the encoding that needs each question's deflated part (a guess: the answer is the same either way). */
+function mayTakeGzip (acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && /gzip|\*/i.test(acceptEncoding)
 }
 
 function shortened (text: string): string {

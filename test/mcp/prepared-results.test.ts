@@ -195,3 +195,31 @@ test('POST /mcp sends a prepared call gzip to a client that takes it, the bytes 
   assert.equal(list.headers['content-encoding'], 'gzip')
   assert.equal((JSON.parse(gunzipSync(list.rawPayload).toString('utf8')) as { result: { tools: unknown[] } }).result.tools.length, 8)
 })
+
+test('a call\'s questions not made yet are pieces of work, one per question; made in pieces or at once, the answer is the same bytes', async () => {
+  const atOnce = new PreparedResults({ answers, log: sdk.log })
+  for (const [name, args] of [['random_questions', { count: 12, seed: 11 }], ['search_questions', { q: 'energia', limit: 9 }], ['get_question', { year, index: questions[2]!.index }]] as const) {
+    // Its own, so that no question of another call is made already.
+    const inPieces = new PreparedResults({ answers, log: sdk.log })
+    const { headers, message } = toolCall('legacy', 5, name, args)
+    const begun = inPieces.begin(headers, message)
+    assert.ok(begun !== undefined)
+    const shown = (JSON.parse(atOnce.answer(headers, message)!.raw.toString('utf8')) as { result: { structuredContent: { questions?: unknown[] } } }).result.structuredContent
+    const count = name === 'get_question' ? 1 : shown.questions!.length
+    assert.ok(count > 0, name)
+    // Without gzip only the parts are made; with it, their deflated forms too, so the same questions are pieces again.
+    const plain = inPieces.pieces(begun, false)
+    assert.equal(plain.length, count, `${name}: one piece per question`)
+    for (const piece of plain) piece()
+    assert.equal(inPieces.pieces(begun, false).length, 0, `${name}: nothing left to make without gzip`)
+    const deflating = inPieces.pieces(begun, true)
+    assert.equal(deflating.length, count, `${name}: their deflated forms are left`)
+    for (const piece of deflating) piece()
+    assert.equal(inPieces.pieces(begun, true).length, 0)
+    const made = inPieces.finish(begun)
+    const reference = atOnce.answer(headers, message)!
+    assert.deepEqual(made.raw, reference.raw, name)
+    assert.deepEqual(gunzipSync(made.encoded('gzip')), reference.raw, name)
+    assert.equal(made.raw.toString('utf8'), (await sdkAnswer({ headers, message })).body.toString('utf8'), `${name}: the SDK's bytes`)
+  }
+})

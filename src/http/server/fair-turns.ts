@@ -7,7 +7,9 @@
  * (issue 45). Here such work runs at once while the loop's current pass has spent less than its
  * budget on it; past that it waits, and runs in later passes, a budget's worth per pass, one piece
  * of each waiting client in turn. Between passes Node reads the sockets again, so any other request
- * waits for at most about two budgets, whatever one client sends.
+ * waits for at most about two budgets, whatever one client sends, provided no single piece is
+ * itself long: a caller splits long work into pieces (src/mcp/mcp-endpoint.ts runs a call's cold
+ * questions one per turn).
  */
 
 /** Costly work one pass of the event loop may run before the rest waits for the next pass. */

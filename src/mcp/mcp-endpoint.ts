@@ -25,6 +25,12 @@ export interface McpEndpointOptions {
   log: FastifyBaseLogger
 }
 
+/** A call begun whose questions are not all made: the pieces that make them, one turn each. */
+interface ColdCall {
+  readonly begun: BegunCall
+  readonly pieces: ReadonlyArray<() => void>
+}
+
 /** Longest refusal message logged. */
 const MAX_LOGGED_REASON = 300
 /** Host and Origin pairs kept as admitted (a client sends the same with every request). */
@@ -112,21 +118,21 @@ export class McpEndpoint implements BodyRoute {
     // The tool's work, and, when its questions' parts are all made (a warm cache), the answer in
     // the encoding sent: one turn. Else each question's parts are made in a turn of their own (a
     // draw of 50 cold questions was tens of milliseconds in one piece), and the answer in a last one.
-    const first = this.#turns.run(client, (): RouteAnswer | BegunCall | undefined => {
+    const first = this.#turns.run(client, (): RouteAnswer | ColdCall | undefined => {
       const begun = prepared.begin(request.headers, message)
       if (begun === undefined) return undefined
       const pieces = prepared.pieces(begun, mayTakeGzip(acceptEncoding))
-      return pieces.length === 0 ? encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding) : begun
+      return pieces.length === 0 ? encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding) : { begun, pieces }
     })
-    const settle = (step: RouteAnswer | BegunCall | undefined): RouteAnswer | Promise<RouteAnswer> => {
+    const settle = (step: RouteAnswer | ColdCall | undefined): RouteAnswer | Promise<RouteAnswer> => {
       if (step === undefined) return this.#sdkAnswer(request, message)
       return step instanceof RouteAnswer ? step : this.#inPieces(client, prepared, step, acceptEncoding)
     }
     return first instanceof Promise ? first.then(settle) : settle(first)
   }
 
-  async #inPieces (client: string, prepared: PreparedResults, begun: BegunCall, acceptEncoding: string | undefined): Promise<RouteAnswer> {
-    for (const piece of prepared.pieces(begun, mayTakeGzip(acceptEncoding))) await this.#turns.run(client, piece)
+  async #inPieces (client: string, prepared: PreparedResults, { begun, pieces }: ColdCall, acceptEncoding: string | undefined): Promise<RouteAnswer> {
+    for (const piece of pieces) await this.#turns.run(client, piece)
     return await this.#turns.run(client, () => encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding))
   }
 

@@ -93,7 +93,8 @@ class Part {
   #deflated: DeflatedPart | undefined
   constructor (readonly raw: Buffer) {}
   get deflated (): DeflatedPart {
-    return (this.#deflated ??= deflatePart(this.raw))
+    this.makeDeflated()
+    return this.#deflated!
   }
 
   get deflatedMade (): boolean {

@@ -107,6 +107,12 @@ function overprintedByScript (space: Glyph, next: LineGlyph | undefined): boolea
   return next !== undefined && next.script !== 'normal' && next.box.x0 < space.box.x1 && space.box.x1 - space.box.x0 < 0.25 * space.size
 }
 
+/** The first mapped glyph from `from` on that is not a space, without copying the line. */
+function nextPrinted (glyphs: readonly LineGlyph[], from: number): LineGlyph | undefined {
+  for (let at = from; at < glyphs.length; at++) if (glyphs[at]!.mapped && !isSpace(glyphs[at]!)) return glyphs[at]
+  return undefined
+}
+
 function trimSpaces (piece: Glyph[]): Glyph[] {
   let start = 0
   let end = piece.length
@@ -205,7 +211,7 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
       // The PDF's own space, however narrow tight justification set it; but not one the script after it
       // is printed over (2023 sets "L", a sliver of a space, then "₁" starting inside it): that moves the
       // pen, it parts no words.
-      if (text !== '' && !text.endsWith(' ') && !overprintedByScript(glyph, glyphs.slice(at + 1).find((next) => next.mapped && !isSpace(next)))) text += ' '
+      if (text !== '' && !text.endsWith(' ') && !overprintedByScript(glyph, nextPrinted(glyphs, at + 1))) text += ' '
       continue
     }
     // A script stands against what it qualifies (L₁, 10³), whatever the font's side bearing leaves.

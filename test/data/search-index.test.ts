@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { searchableText } from '../../src/data/finding/question-search.ts'
-import { SEARCH_INDEX_KIND, buildSearchIndex, placeOf, searchIndexBytes, searchIndexFromBytes, type SearchIndexParts } from '../../src/data/finding/search-index.ts'
+import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, denseKeysOf, placeOf, searchIndexBytes, searchIndexFromBytes, type SearchIndexParts } from '../../src/data/finding/search-index.ts'
 import { foldedWords } from '../../src/data/finding/search-words.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
 import { StartUpCache } from '../../src/data/dataset/start-up-cache.ts'
@@ -46,6 +46,28 @@ test('texts folded token by token hold the words the whole text folds to, white 
   const all = [...await texts(), ...tricky]
   const { foldedTexts } = buildSearchIndex(all)
   all.forEach((text, position) => assert.equal(foldedTexts[position], ` ${foldedWords(text).join(' ')} `, JSON.stringify(text)))
+})
+
+test('a dense key\'s bits and ranks say which texts hold it and where each is in its run; every key a sixteenth of the texts hold is dense, no other', async () => {
+  const all = await texts()
+  const index = buildSearchIndex(all)
+  const dense = denseKeysOf(index, all.length)
+  assert.ok(dense.size > 10, `${dense.size} dense keys`)
+  for (let slot = 0; slot < index.keys.length; slot++) {
+    const start = index.starts[slot]!
+    const end = index.starts[slot + 1]!
+    const key = dense.get(slot)
+    assert.equal(key !== undefined, end - start >= all.length / 16, index.keys[slot])
+    if (key === undefined) continue
+    assert.equal(key.holders.length, bitWordsFor(all.length))
+    const run = new Map<number, number>()
+    for (let at = start; at < end; at++) run.set(index.positions[at]!, at - start)
+    for (let position = 0; position < all.length; position++) {
+      const held: boolean = (key.holders[position >>> 5]! & (1 << (position & 31))) !== 0
+      assert.equal(held, run.has(position), `${index.keys[slot]} at ${position}`)
+      assert.equal(key.ranks[position], held ? run.get(position)! + 1 : 0)
+    }
+  }
 })
 
 test('placeOf finds each string of an ascending list, and nothing else', () => {

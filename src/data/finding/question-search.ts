@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { StartUpCache, cacheKey } from '../dataset/start-up-cache.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
-import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, denseRanksOf, placeOf, searchIndexFromBytes, type SearchIndexParts } from './search-index.ts'
+import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, denseKeysOf, placeOf, searchIndexFromBytes, type DenseKey, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
@@ -56,6 +56,13 @@ export function searchableText (question: Question): string {
   for (const alternative of question.alternatives) parts.push(alternative.text ?? '')
   // A Markdown image's alternative text is kept; its address is not searchable text.
   return parts.join('\n').replace(MARKDOWN_IMAGE, ' $1 ')
+}
+
+/** A key's run in the index's positions and scores, and what the index has of it when it is dense. */
+interface Run {
+  readonly start: number
+  readonly end: number
+  readonly dense: DenseKey | undefined
 }
 
 /** A match: the position of the record in the list the index was built from, and its relevance. */
@@ -165,17 +172,20 @@ export class QuestionSearch {
     return at === -1 ? wordKey(word) : this.#index!.wordKeys[at]!
   }
 
-  /** The index's dense keys' rows (denseRanksOf), made when the index is put in place. */
-  #denseRanks = new Map<number, Uint16Array | Uint32Array>()
+  /** The index's dense keys (denseKeysOf), made when the index is put in place. */
+  #denseKeys = new Map<number, DenseKey>()
 
   /** The matches of the last query walked (#collect), by position, and their scores: a record matches at most once. */
   readonly #foundPositions: Uint32Array
   readonly #foundScores: Float64Array
+  /** The holders every dense key of the query holds (#collectDense), a bit per record. */
+  readonly #commonHolders: Uint32Array
 
   constructor (records: readonly Question[]) {
     this.#records = records
     this.#foundPositions = new Uint32Array(records.length)
     this.#foundScores = new Float64Array(records.length)
+    this.#commonHolders = new Uint32Array(bitWordsFor(records.length))
   }
 
   /** Whether the index is built. */
@@ -244,7 +254,7 @@ export class QuestionSearch {
 
   #adopt (parts: SearchIndexParts): void {
     this.#index = parts
-    this.#denseRanks = denseRanksOf(parts, this.#records.length)
+    this.#denseKeys = denseKeysOf(parts, this.#records.length)
   }
 
   /** The index, built here first when nothing built it yet (a test or a tool; a server has built it before listening). */
@@ -313,18 +323,20 @@ export class QuestionSearch {
     const index = this.#built()
     const { starts, positions, scores } = index
     if (query.keys.length === 0) return 0
-    // A run's `ranks` when its key is dense: a holder's place in the run is read there, not looked for.
-    const runs: Array<{ start: number, end: number, ranks: Uint16Array | Uint32Array | undefined }> = []
+    // A run's `dense` when its key is dense: a holder's place in the run is read there, not looked for.
+    const runs: Run[] = []
     for (const key of query.keys) {
       const slot = placeOf(index.keys, key)
       if (slot === -1) return 0
-      runs.push({ start: starts[slot]!, end: starts[slot + 1]!, ranks: this.#denseRanks.get(slot) })
+      runs.push({ start: starts[slot]!, end: starts[slot + 1]!, dense: this.#denseKeys.get(slot) })
     }
     // From the rarest key's holders; a tie between keys by key, so the work never depends on the order they came in.
     runs.sort((a, b) => (a.end - a.start) - (b.end - b.start) || a.start - b.start)
     const rarest = runs[0]!
     const holdsPhrases = this.#phraseCheck(query)
     if (holdsPhrases === null) return 0
+    // The rarest key dense, so is every other.
+    if (rarest.dense !== undefined) return this.#collectDense(runs, scores, accept, holdsPhrases)
     // Where the search in each other key's run goes on from: the holders of the rarest key ascend.
     const lows = runs.map((run) => run.start)
     const foundPositions = this.#foundPositions
@@ -341,9 +353,9 @@ export class QuestionSearch {
       let score = scores[i]!
       let other = 1
       for (; other < runs.length; other++) {
-        const { ranks } = runs[other]!
-        if (ranks !== undefined) {
-          const rank = ranks[position]!
+        const { dense } = runs[other]!
+        if (dense !== undefined) {
+          const rank = dense.ranks[position]!
           if (rank === 0) break
           score += scores[runs[other]!.start + rank - 1]!
           continue
@@ -360,9 +372,46 @@ export class QuestionSearch {
           foundScores[found] = score
           found++
         }
-      } else if (runs[other]!.ranks === undefined && lows[other] === runs[other]!.end) {
+      } else if (runs[other]!.dense === undefined && lows[other] === runs[other]!.end) {
         // Past the end of a run: no later holder of the rarest key can be in it either.
         break
+      }
+    }
+    return found
+  }
+
+  /**
+   * #collect when every key of the query is dense: the records holding them all are the AND of
+   * their bits, walked in ascending position; each one's score, the sum of its keys' scores in the
+   * order of `runs` (the rarest key's first, as #collect adds them), read by rank.
+   */
+  #collectDense (runs: readonly Run[], scores: Float64Array, accept: (position: number) => boolean, holdsPhrases: (position: number) => boolean): number {
+    const common = this.#commonHolders
+    common.set(runs[0]!.dense!.holders)
+    for (let other = 1; other < runs.length; other++) {
+      const holders = runs[other]!.dense!.holders
+      for (let word = 0; word < common.length; word++) common[word]! &= holders[word]!
+    }
+    const foundPositions = this.#foundPositions
+    const foundScores = this.#foundScores
+    let found = 0
+    for (let word = 0; word < common.length; word++) {
+      let bits = common[word]!
+      while (bits !== 0) {
+        const lowest = bits & -bits
+        bits ^= lowest
+        const position = (word << 5) | (31 - Math.clz32(lowest))
+        if (!accept(position)) continue
+        let score = 0
+        for (let at = 0; at < runs.length; at++) {
+          const run = runs[at]!
+          score += scores[run.start + run.dense!.ranks[position]! - 1]!
+        }
+        if (holdsPhrases(position)) {
+          foundPositions[found] = position
+          foundScores[found] = score
+          found++
+        }
       }
     }
     return found

@@ -24,7 +24,8 @@ const COMMON_WORD_SHARE = 1 / 8
 
 /**
  * A key held by at least this share of the texts is dense: the search reads a holder's score for it
- * at once (denseRanksOf) rather than looking for the holder in the key's run.
+ * at once, and finds the texts holding several such keys by their bits (denseKeysOf), rather than
+ * looking for each holder in the key's run.
  */
 const DENSE_KEY_SHARE = 1 / 16
 
@@ -214,26 +215,41 @@ function sortedOrder (list: readonly string[]): number[] {
   return list.map((_, at) => at).sort((a, b) => list[a]! < list[b]! ? -1 : list[a]! > list[b]! ? 1 : 0)
 }
 
+/** What the search reads of a dense key (held by at least DENSE_KEY_SHARE of the texts) besides its run. */
+export interface DenseKey {
+  /** Each text's place in the key's run, plus one, or 0 for a text that lacks the key. */
+  readonly ranks: Uint16Array | Uint32Array
+  /** A bit per text that holds the key (bitWordsFor(texts) words, the bit of text p at word p >>> 5, bit p & 31). */
+  readonly holders: Uint32Array
+}
+
 /**
- * For each dense key (held by at least DENSE_KEY_SHARE of the texts), by its slot: each text's place
- * in the key's run, plus one, or 0 for a text that lacks the key. A search walks the holders of its
- * rarest key and finds each in the runs of its other keys; when the rarest key is dense, so is every
- * other key of the query, and those are the costly searches (words most questions hold, thousands
- * of holders each): one read per holder and key here, where a gallop through the run took several.
- * Made from the runs when an index is put in place: a row of two bytes per text for each such key.
+ * Each dense key, by its slot. A search walks the holders of its rarest key and finds each in the
+ * runs of its other keys; when the rarest key is dense, so is every other key of the query, and
+ * those are the costly searches (words most questions hold, thousands of holders each). Their
+ * holders in common are the AND of the keys' bits, a few hundred words' work, and each common
+ * holder's score for a key one read of its rank, where a walk of the rarest key's run tested
+ * thousands of holders one by one. Made from the runs when an index is put in place: for each such
+ * key, two bytes and a bit per text.
  */
-export function denseRanksOf (parts: SearchIndexParts, texts: number): Map<number, Uint16Array | Uint32Array> {
-  const ranks = new Map<number, Uint16Array | Uint32Array>()
+export function denseKeysOf (parts: SearchIndexParts, texts: number): Map<number, DenseKey> {
+  const dense = new Map<number, DenseKey>()
   const least = texts * DENSE_KEY_SHARE
+  const bitWords = bitWordsFor(texts)
   for (let slot = 0; slot + 1 < parts.starts.length; slot++) {
     const start = parts.starts[slot]!
     const end = parts.starts[slot + 1]!
     if (end - start < least) continue
-    const row = end - start < 0xffff ? new Uint16Array(texts) : new Uint32Array(texts)
-    for (let at = start; at < end; at++) row[parts.positions[at]!] = at - start + 1
-    ranks.set(slot, row)
+    const ranks = end - start < 0xffff ? new Uint16Array(texts) : new Uint32Array(texts)
+    const holders = new Uint32Array(bitWords)
+    for (let at = start; at < end; at++) {
+      const position = parts.positions[at]!
+      ranks[position] = at - start + 1
+      holders[position >>> 5]! |= 1 << (position & 31)
+    }
+    dense.set(slot, { ranks, holders })
   }
-  return ranks
+  return dense
 }
 
 /**

@@ -23,6 +23,7 @@ import { API_BASE, ENDPOINTS, MCP_ENDPOINT, type Endpoint } from './http/endpoin
 import { BULK_READS } from './http/error-descriptions.ts'
 import { everyAnswerHeaders } from './http/response-headers.ts'
 import { FastPath, fastPathServerFactory, installFastPath } from './http/server/fast-path.ts'
+import { FairTurns } from './http/server/fair-turns.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { fileRoutes } from './http/routes/files.ts'
@@ -167,7 +168,9 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   })
 
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
-  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log })
+  // Costly work of a request body (a tool call, a scores body) takes turns among clients, one budget per pass of the loop for all of it.
+  const turns = new FairTurns()
+  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (counted) => {
     // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
@@ -217,7 +220,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     accessLog: logsRequests(fastify.log) ? fastify.log : undefined,
     errorLog: fastify.log,
     parseJson: jsonTextParser(),
-    bodyRoutes: [mcpEndpoint]
+    bodyRoutes: [mcpEndpoint],
+    turns
   })
   // A server made elsewhere (a test's own) simply has no fast path: Fastify answers everything.
   fastify.addHook('onReady', async () => {

@@ -23,6 +23,8 @@ export interface McpEndpointOptions {
   publicUrl: string
   /** Where the refusals of clients' requests are noted, one short line each. */
   log: FastifyBaseLogger
+  /** The turns tool calls take among clients, shared with the fast path's POST bodies (src/app.ts); its own unless given. */
+  turns?: FairTurns | undefined
 }
 
 /** A call begun whose questions are not all made: the pieces that make them, one turn each. */
@@ -63,11 +65,12 @@ export class McpEndpoint implements BodyRoute {
   readonly #allowedHostnames: string[]
   readonly #modern: ReturnType<typeof createMcpHandler>
   /** A tool call's work takes turns with other clients' (one address's burst of costly calls delays no one else's request for long). */
-  readonly #turns = new FairTurns()
+  readonly #turns: FairTurns
   /** Host and Origin pairs the rebinding rule admitted: the SDK's checks parse each as a URL, on every request. */
   readonly #admitted = new LRUCache<string, true>({ max: ADMITTED_KEPT })
 
-  constructor ({ factory, prepared, publicUrl, log }: McpEndpointOptions) {
+  constructor ({ factory, prepared, publicUrl, log, turns = new FairTurns() }: McpEndpointOptions) {
+    this.#turns = turns
     this.#factory = factory
     this.#prepared = prepared
     this.#publicUrl = publicUrl

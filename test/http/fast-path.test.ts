@@ -6,6 +6,8 @@ import { inject } from 'light-my-request'
 import { loadConfig } from '../../src/config.ts'
 import { ExamAnswers } from '../../src/http/answers/exam-answers.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
+import { FairTurns } from '../../src/http/server/fair-turns.ts'
+import { jsonTextParser } from '../../src/http/plugins/json-body.ts'
 import type { RateLimitState, RequestCounter } from '../../src/http/rate-limit/request-counter.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
@@ -453,4 +455,46 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
     assert.equal(response.statusCode, 503, name)
   }
   assert.equal(logged.length, 2)
+})
+
+test('a POST body is parsed and answered in its client\'s turn when the fast path is given turns, with the answer it has without them; a GET takes none', async () => {
+  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
+  const dataset = await loadTestDataset(config)
+  const prepared = new PreparedCatalog(dataset.catalog!)
+  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!), skills: new SkillAnswers(dataset.catalog!) }
+  /** Turns that hold every piece of work until the test lets it run. */
+  class HeldTurns extends FairTurns {
+    readonly held: Array<{ client: string, release: () => void }> = []
+    override run<T> (client: string, work: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        this.held.push({ client, release: () => { try { resolve(work()) } catch (error) { reject(error) } } })
+      })
+    }
+  }
+  const turns = new HeldTurns()
+  const common = { answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, parseJson: jsonTextParser() }
+  const withTurns = new FastPath({ ...common, turns })
+  const without = new FastPath(common)
+  const noFallback = () => { throw new Error('the fast path left the request to Fastify') }
+  for (const [post, status] of [FAST_POSTS[1]!, FAST_POSTS[10]!, FAST_POSTS.at(-1)!]) {
+    const expected = await inject((request, reply) => without.dispatch(request, reply, noFallback), post as never)
+    assert.equal(expected.statusCode, status)
+    let answered = false
+    const pending = inject((request, reply) => withTurns.dispatch(request, reply, noFallback), post as never).then((response) => { answered = true; return response })
+    // The body read, its work waits for its turn, and nothing is sent until it has run.
+    for (let pass = 0; pass < 1000 && turns.held.length === 0; pass++) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(turns.held.length, 1, `${post.payload} did not wait for its turn`)
+    const { client, release } = turns.held.shift()!
+    assert.equal(client, '127.0.0.1')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(answered, false, `${post.payload} was answered before its turn`)
+    // Meanwhile another request, not a body's, is answered at once.
+    const question = await inject((request, reply) => withTurns.dispatch(request, reply, noFallback), '/v1/exams/2020/questions/1')
+    assert.equal(question.statusCode, 200)
+    assert.equal(turns.held.length, 0)
+    release()
+    const response = await pending
+    assert.equal(response.statusCode, expected.statusCode)
+    assert.equal(response.body, expected.body)
+  }
 })

@@ -13,6 +13,7 @@ import { declaresBody, lacksHost } from './request-limits.ts'
 import { rateLimitHeaderList, type RateLimitState, type RequestCounter } from '../rate-limit/request-counter.ts'
 import { ERROR_ANSWER_HEADERS, JSON_CACHE_CONTROL, everyAnswerHeaders } from '../response-headers.ts'
 import { RouteAnswer, type BodyRoute } from './body-route.ts'
+import type { FairTurns } from './fair-turns.ts'
 
 /*
  * The fast path: answers of the endpoint table (src/http/endpoints.ts) to well-formed requests
@@ -69,6 +70,11 @@ export interface FastPathOptions {
   parseJson?: ((text: string) => unknown) | undefined
   /** POST routes beside the table whose plain requests are read and answered here too (POST /mcp); none unless given. */
   bodyRoutes?: readonly BodyRoute[] | undefined
+  /**
+   * The turns a table endpoint's POST body is parsed and answered in, among clients (shared with
+   * the body routes', so one budget per pass of the loop bounds all such work); without, at once.
+   */
+  turns?: FairTurns | undefined
 }
 
 type Fallback = (request: IncomingMessage, response: ServerResponse) => void
@@ -133,6 +139,7 @@ export class FastPath {
   readonly #accessLog: FastifyBaseLogger | undefined
   readonly #errorLog: FastifyBaseLogger | undefined
   readonly #parseJson: ((text: string) => unknown) | undefined
+  readonly #turns: FairTurns | undefined
   /** The POST endpoints of the table and the body routes, by their full path (and with a trailing slash, which names the same). */
   readonly #posts = new Map<string, TablePost | BodyRoute>()
   #open = true
@@ -160,9 +167,10 @@ export class FastPath {
   /** URLs asked for lately: a body is kept by URL from its second request on. */
   readonly #repeats = new RecentKeys()
 
-  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog, parseJson, bodyRoutes = [] }: FastPathOptions) {
+  constructor ({ answers, endpoints = ENDPOINTS, publicUrl, trustProxy, requestCounter, accessLog, errorLog, parseJson, bodyRoutes = [], turns }: FastPathOptions) {
     this.#answers = answers
     this.#parseJson = parseJson
+    this.#turns = turns
     for (const endpoint of endpoints) {
       const { body } = endpoint
       // A POST with a path parameter would need the matcher's checks: none is in the table, and one added stays Fastify's.
@@ -258,7 +266,13 @@ export class FastPath {
       }
       let answer: PostAnswer | Promise<PostAnswer>
       try {
-        answer = this.#postAnswer(post, request, client, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received), received)
+        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)
+        const work = () => this.#postAnswer(post, request, client, bytes, received)
+        // A table endpoint's body is parsed and answered in its client's turn: one address's 32
+        // connections of refused 18 KB bodies were parsed back to back in each pass of the loop,
+        // and another address waited for all of them (issue 45). A body route takes turns of its own.
+        // (A promise resolved with a promise takes that one's value.)
+        answer = this.#turns === undefined || isBodyRoute(post.target) ? work() : this.#turns.run(client, work) as PostAnswer | Promise<PostAnswer>
       } catch (error) {
         answer = this.#postFailure(request, error)
       }

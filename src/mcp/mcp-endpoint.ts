@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache'
 import { MCP_ENDPOINT } from '../http/endpoints.ts'
 import { ApiError, describeValue } from '../http/errors.ts'
 import { deflatePart, LARGE_PART_LEVEL } from '../http/answers/deflated-parts.ts'
-import { PreparedBody } from '../http/answers/prepared-body.ts'
+import { PreparedBody, partsAnswerGzip } from '../http/answers/prepared-body.ts'
 import { NO_STORE } from '../http/response-headers.ts'
 import { FairTurns } from '../http/server/fair-turns.ts'
 import { RouteAnswer, type BodyRoute, type RouteRequest } from '../http/server/body-route.ts'
@@ -124,7 +124,7 @@ export class McpEndpoint implements BodyRoute {
     const first = this.#turns.run(client, (): RouteAnswer | ColdCall | undefined => {
       const begun = prepared.begin(request.headers, message)
       if (begun === undefined) return undefined
-      const pieces = prepared.pieces(begun, mayTakeGzip(acceptEncoding))
+      const pieces = prepared.pieces(begun, partsAnswerGzip(acceptEncoding))
       return pieces.length === 0 ? encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding) : { begun, pieces }
     })
     const settle = (step: RouteAnswer | ColdCall | undefined): RouteAnswer | Promise<RouteAnswer> => {
@@ -157,11 +157,6 @@ export class McpEndpoint implements BodyRoute {
       await server.close()
     }
   }
-}
-
-/** Whether a client's Accept-Encoding may get gzip, the encoding that needs each question's deflated part (a guess: the answer is the same either way). */
-function mayTakeGzip (acceptEncoding: string | undefined): boolean {
-  return acceptEncoding !== undefined && /gzip|\*/i.test(acceptEncoding)
 }
 
 function shortened (text: string): string {

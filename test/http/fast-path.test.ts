@@ -4,15 +4,11 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { FastifyBaseLogger, InjectOptions } from 'fastify'
 import { inject } from 'light-my-request'
 import { loadConfig } from '../../src/config.ts'
-import { ExamAnswers } from '../../src/http/answers/exam-answers.ts'
+import { endpointAnswers } from '../../src/http/endpoint-answers.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
 import { FairTurns } from '../../src/http/server/fair-turns.ts'
 import { jsonTextParser } from '../../src/http/plugins/json-body.ts'
 import type { RateLimitState, RequestCounter } from '../../src/http/rate-limit/request-counter.ts'
-import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
-import { QuestionFinderAnswers } from '../../src/http/answers/question-finder-answers.ts'
-import { ScoreAnswers } from '../../src/http/answers/score-answers.ts'
-import { SkillAnswers } from '../../src/http/answers/skill-answers.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 import { buildCounted, comparable, compareBothWays } from './both-ways.ts'
 
@@ -430,8 +426,7 @@ test('full dataset: a 180-answer practice run of every exam scores the same both
 test('a fault inside the fast path sends the request to Fastify instead of throwing out of the request listener', async () => {
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
-  const prepared = new PreparedCatalog(dataset.catalog!)
-  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!), skills: new SkillAnswers(dataset.catalog!) }
+  const { answers } = endpointAnswers(dataset.catalog!)
   const logged: unknown[] = []
   const errorLog = { error: (fields: unknown) => { logged.push(fields) } } as unknown as FastifyBaseLogger
   const failingCounters = {
@@ -460,8 +455,7 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
 test('a POST body is parsed and answered in its client\'s turn when the fast path is given turns, with the answer it has without them; a GET takes none', async () => {
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
-  const prepared = new PreparedCatalog(dataset.catalog!)
-  const answers = { exams: new ExamAnswers(dataset.catalog!, prepared), finding: new QuestionFinderAnswers(dataset.catalog!, prepared), scores: new ScoreAnswers(dataset.catalog!), skills: new SkillAnswers(dataset.catalog!) }
+  const { answers } = endpointAnswers(dataset.catalog!)
   /** Turns that hold every piece of work until the test lets it run. */
   class HeldTurns extends FairTurns {
     readonly held: Array<{ client: string, release: () => void }> = []

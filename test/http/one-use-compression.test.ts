@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib'
 import { loadConfig } from '../../src/config.ts'
 import { deflatePart, gzipOfParts, storedPart } from '../../src/http/answers/deflated-parts.ts'
-import { BROTLI_QUALITY } from '../../src/http/answers/prepared-body.ts'
+import { BROTLI_QUALITY, PreparedBody, partsAnswerGzip } from '../../src/http/answers/prepared-body.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { exportEntryBytes, PreparedExport } from '../../src/http/answers/prepared-export.ts'
 import { build, FULL_DATA_DIR, loadTestDataset, requestPaths, TEST_PUBLIC_URL } from '../helper.ts'
@@ -182,4 +182,18 @@ describe('through the server', () => {
     assert.equal(exported.headers['content-encoding'], 'gzip')
     assert.deepEqual(gunzipSync(exported.rawPayload), (await get(exportUrl)).rawPayload)
   })
+})
+
+test('partsAnswerGzip, asked before a body of parts exists, says what the body\'s own negotiation chooses', () => {
+  const raw = Buffer.from(JSON.stringify({ text: 'a body of parts, long enough to compress '.repeat(30) }))
+  const body = new PreparedBody([raw], { etag: '"parts"', effort: 'parts', gzipParts: () => [deflatePart(raw)] })
+  assert.ok(body.compressible)
+  const offers = [undefined, '', 'gzip, deflate, br', 'gzip', '*', 'br', 'gzip;q=0', 'br, identity;q=0', 'identity', 'GZIP', 'deflate', 'gzip;q=0.1, identity;q=0.5', '*;q=0']
+  let gzip = 0
+  for (const offer of offers) {
+    const chosen = body.encodingFor(offer)
+    assert.equal(partsAnswerGzip(offer), chosen === 'gzip', `${offer}: the body answers ${chosen}`)
+    if (chosen === 'gzip') gzip++
+  }
+  assert.ok(gzip >= 2 && gzip < offers.length, `${gzip} of ${offers.length} offers answered gzip`)
 })

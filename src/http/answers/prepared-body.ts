@@ -285,6 +285,15 @@ const oneUseNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['gz
 const brotliOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br'] })
 
 /**
+ * Whether a compressible body assembled from parts (effort `parts`) answers this Accept-Encoding
+ * with gzip, the encoding made of its parts' deflated forms: what encodingFor chooses, asked before
+ * the body exists (an MCP call deflates its questions' parts in turns of their own, src/mcp/mcp-endpoint.ts).
+ */
+export function partsAnswerGzip (acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && acceptEncoding !== '' && oneUseNegotiator.negotiate(acceptEncoding) === 'gzip'
+}
+
+/**
  * Whether an Accept-Encoding refuses the body as it is: `identity;q=0`, or `*;q=0` without naming
  * identity (RFC 9110, 12.5.3). Identity is acceptable to every other client, named or not.
  */

@@ -57,3 +57,25 @@ test('an exception of work that waited rejects its promise and spares the others
   await assert.rejects(Promise.resolve(failing), /bad/)
   assert.equal(await fine, 'fine')
 })
+
+test('work asked for within a turn runs at once as part of it, its time counted once', async () => {
+  const { now, spend } = clocked()
+  const turns = new FairTurns(5, now)
+  // A turn of 3 ms holding work of 2 ms: the pass has spent 3, not 5, so the next work still runs at once.
+  const outer = turns.run('a', () => {
+    spend(1)
+    const inner = turns.run('a', () => { spend(2); return 'inner' })
+    return `outer, ${String(inner)}`
+  })
+  assert.equal(outer, 'outer, inner')
+  assert.equal(turns.run('b', () => { spend(1); return 'next' }), 'next')
+  // 4 ms now: one more piece runs at once and spends the budget; the pass is then over it.
+  assert.equal(turns.run('b', () => { spend(2); return 'last' }), 'last')
+  const waiting = turns.run('c', () => 'later')
+  assert.ok(waiting instanceof Promise)
+  // Within a turn that waited, inner work runs at once too: the turn's value is the inner work's, not a promise of it.
+  const held = turns.run('c', () => turns.run('c', () => 'inside a waiting turn'))
+  await nextPass()
+  assert.equal(await waiting, 'later')
+  assert.equal(await held, 'inside a waiting turn')
+})

@@ -3,11 +3,15 @@ import assert from 'node:assert/strict'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { FastifyBaseLogger, InjectOptions } from 'fastify'
 import { inject } from 'light-my-request'
+import { pino } from 'pino'
 import { loadConfig } from '../../src/config.ts'
 import { endpointAnswers } from '../../src/http/endpoint-answers.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
 import { FairTurns } from '../../src/http/server/fair-turns.ts'
 import { jsonTextParser } from '../../src/http/plugins/json-body.ts'
+import { McpEndpoint } from '../../src/mcp/mcp-endpoint.ts'
+import { mcpServerFactory } from '../../src/mcp/mcp-server.ts'
+import { PreparedResults } from '../../src/mcp/prepared-results.ts'
 import type { RateLimitState, RequestCounter } from '../../src/http/rate-limit/request-counter.ts'
 import { FULL_DATA_DIR, TEST_PUBLIC_URL, loadTestDataset } from '../helper.ts'
 import { buildCounted, comparable, compareBothWays } from './both-ways.ts'
@@ -452,19 +456,20 @@ test('a fault inside the fast path sends the request to Fastify instead of throw
   assert.equal(logged.length, 2)
 })
 
+/** Turns that hold every piece of work, turns within a turn included, until the test lets it run. */
+class HeldTurns extends FairTurns {
+  readonly held: Array<{ client: string, release: () => void }> = []
+  override run<T> (client: string, work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.held.push({ client, release: () => { try { resolve(work()) } catch (error) { reject(error) } } })
+    })
+  }
+}
+
 test('a POST body is parsed and answered in its client\'s turn when the fast path is given turns, with the answer it has without them; a GET takes none', async () => {
   const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
   const dataset = await loadTestDataset(config)
   const { answers } = endpointAnswers(dataset.catalog!)
-  /** Turns that hold every piece of work until the test lets it run. */
-  class HeldTurns extends FairTurns {
-    readonly held: Array<{ client: string, release: () => void }> = []
-    override run<T> (client: string, work: () => T): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        this.held.push({ client, release: () => { try { resolve(work()) } catch (error) { reject(error) } } })
-      })
-    }
-  }
   const turns = new HeldTurns()
   const common = { answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, parseJson: jsonTextParser() }
   const withTurns = new FastPath({ ...common, turns })
@@ -487,6 +492,47 @@ test('a POST body is parsed and answered in its client\'s turn when the fast pat
     assert.equal(question.statusCode, 200)
     assert.equal(turns.held.length, 0)
     release()
+    const response = await pending
+    assert.equal(response.statusCode, expected.statusCode)
+    assert.equal(response.body, expected.body)
+  }
+})
+
+test('a POST /mcp body is parsed in its client\'s turn, and the endpoint\'s own turns come within it, with the answer it has without turns', async () => {
+  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
+  const dataset = await loadTestDataset(config)
+  const { answers } = endpointAnswers(dataset.catalog!)
+  const log = pino({ level: 'silent' })
+  const endpointWith = (turns?: FairTurns) => new McpEndpoint({ factory: mcpServerFactory({ answers, log }), prepared: new PreparedResults({ answers, log }), publicUrl: TEST_PUBLIC_URL, log, turns })
+  const turns = new HeldTurns()
+  const common = { answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, parseJson: jsonTextParser() }
+  const withTurns = new FastPath({ ...common, turns, bodyRoutes: [endpointWith(turns)] })
+  const without = new FastPath({ ...common, bodyRoutes: [endpointWith()] })
+  const noFallback = () => { throw new Error('the fast path left the request to Fastify') }
+  const exam = dataset.catalog!.listExams()[0]!
+  const index = exam.questionSummaries[0]!.index
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: exam.summary.year, index } } })
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+  for (const [payload, status] of [[call, 200], ['{"jsonrpc": "2.0",', 400]] as const) {
+    const post = { method: 'POST', url: '/mcp', headers, payload } as const
+    const expected = await inject((request, reply) => without.dispatch(request, reply, noFallback), post)
+    assert.equal(expected.statusCode, status, expected.body)
+    let answered = false
+    const pending = inject((request, reply) => withTurns.dispatch(request, reply, noFallback), post).then((response) => { answered = true; return response })
+    for (let pass = 0; pass < 1000 && turns.held.length === 0; pass++) await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(turns.held.length, 1, `${payload} did not wait for its turn`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(answered, false, `${payload} was parsed or answered before its turn`)
+    // Its turn, then any the endpoint asks for within it (these turns hold those too), until it is answered.
+    for (let turn = 0; turn < 100; turn++) {
+      if (answered) break
+      while (turns.held.length > 0) {
+        const { client, release } = turns.held.shift()!
+        assert.equal(client, '127.0.0.1')
+        release()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
     const response = await pending
     assert.equal(response.statusCode, expected.statusCode)
     assert.equal(response.body, expected.body)

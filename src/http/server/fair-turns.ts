@@ -24,6 +24,8 @@ export class FairTurns {
   /** Work waiting, by client, in the order the clients came: each pass takes one piece of each in turn. */
   readonly #waiting = new Map<string, Array<() => void>>()
   #drainScheduled = false
+  /** How many turns are running now, one inside another (work a turn's work asks turns for). */
+  #depth = 0
 
   /** `now`: the clock work is timed by (a test's own, to spend time without waiting). */
   constructor (budgetMs = TURN_BUDGET_MS, now: () => number = () => performance.now()) {
@@ -38,9 +40,12 @@ export class FairTurns {
 
   /**
    * Runs `work` for `client`: at once (its value, or its exception) while this pass has budget left
-   * and no one waits; otherwise later, in `client`'s turn (a promise of its value).
+   * and no one waits; otherwise later, in `client`'s turn (a promise of its value). Work asked for
+   * while a turn runs is part of that turn: it runs at once, timed only by the turn that holds it
+   * (the fast path's turn of a POST /mcp body holds the endpoint's first step, which asks for its own).
    */
   run<T> (client: string, work: () => T): T | Promise<T> {
+    if (this.#depth > 0) return work()
     if (this.#waiting.size === 0 && this.#spentMs < this.#budgetMs) return this.#timed(work)
     return new Promise<T>((resolve, reject) => {
       let queue = this.#waiting.get(client)
@@ -61,9 +66,11 @@ export class FairTurns {
 
   #timed<T> (work: () => T): T {
     const startedAt = this.#now()
+    this.#depth++
     try {
       return work()
     } finally {
+      this.#depth--
       this.#spentMs += this.#now() - startedAt
       this.#scheduleReset()
     }

@@ -71,8 +71,8 @@ export interface FastPathOptions {
   /** POST routes beside the table whose plain requests are read and answered here too (POST /mcp); none unless given. */
   bodyRoutes?: readonly BodyRoute[] | undefined
   /**
-   * The turns a table endpoint's POST body is parsed and answered in, among clients (shared with
-   * the body routes', so one budget per pass of the loop bounds all such work); without, at once.
+   * The turns a POST body is parsed and answered in, among clients (shared with the body routes',
+   * so one budget per pass of the loop bounds all such work); without, at once.
    */
   turns?: FairTurns | undefined
 }
@@ -268,11 +268,11 @@ export class FastPath {
       try {
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)
         const work = () => this.#postAnswer(post, request, client, bytes, received)
-        // A table endpoint's body is parsed and answered in its client's turn: one address's 32
-        // connections of refused 18 KB bodies were parsed back to back in each pass of the loop,
-        // and another address waited for all of them (issue 45). A body route takes turns of its own.
-        // (A promise resolved with a promise takes that one's value.)
-        answer = this.#turns === undefined || isBodyRoute(post.target) ? work() : this.#turns.run(client, work) as PostAnswer | Promise<PostAnswer>
+        // A body is parsed and answered in its client's turn: one address's 32 connections of
+        // refused 18 KB bodies were parsed back to back in each pass of the loop, and another
+        // address waited for all of them (issue 45). A body route's own turns, asked for within
+        // this one, are part of it. (A promise resolved with a promise takes that one's value.)
+        answer = this.#turns === undefined ? work() : this.#turns.run(client, work) as PostAnswer | Promise<PostAnswer>
       } catch (error) {
         answer = this.#postFailure(request, error)
       }

@@ -23,10 +23,11 @@ export interface DeflatedPart {
   /** How many bytes it inflates to. */
   readonly length: number
   /**
-   * x^(8 * length) modulo the CRC-32 polynomial, what combining a CRC with this part's multiplies it
-   * by, as its products with every polynomial of degree below 4 (multiplierOf).
+   * x^(8 * length) modulo the CRC-32 polynomial: what combining a CRC with this part's multiplies it
+   * by. A number in the part itself, not a table of its own: a page reads a hundred parts that no
+   * request has touched for a while, and a table was one more object to fetch from memory per part.
    */
-  readonly shift: Uint32Array
+  readonly shift: number
 }
 
 /** Deflate level of parts: they are made once and kept, so the best ratio (megabytes of a year's export: a faster one). */
@@ -84,7 +85,7 @@ export async function deflatedOffLoop (raw: Buffer, level = PART_LEVEL): Promise
 
 /** The part of `raw` whose deflate data is `deflated` (made now, or earlier and kept). */
 export function partOfDeflated (raw: Buffer, deflated: Buffer): DeflatedPart {
-  return { deflated, crc: crc32(raw), length: raw.length, shift: multiplierOf(crcShift(raw.length)) }
+  return { deflated, crc: crc32(raw), length: raw.length, shift: crcShift(raw.length) }
 }
 
 /**
@@ -125,7 +126,7 @@ export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
   let length = 0
   for (const part of parts) {
     chunks.push(part.deflated)
-    crc = (multiplyBy(part.shift, crc) ^ part.crc) >>> 0
+    crc = (multiplyByValue(part.shift, crc) ^ part.crc) >>> 0
     length += part.length
   }
   // Its own buffer, as the stored parts': the chunks of a kept answer are kept (src/data/dataset/owned-bytes.ts).
@@ -206,6 +207,32 @@ function multiplyBy (multiplier: Uint32Array, b: number): number {
   p = (p >>> 4) ^ o[p & 0xf]! ^ m[(b >>> 28) & 0xf]!
   return p >>> 0
 }
+
+/**
+ * b times `a` modulo the polynomial, as multiplyBy computes it, each entry of a's table made as it is
+ * read from a's products with 1, x, x^2 and x^3: a few operations on values at hand, where a table
+ * kept per multiplier is memory to fetch.
+ */
+function multiplyByValue (a: number, b: number): number {
+  const a1 = timesX(a)
+  const a2 = timesX(a1)
+  const a3 = timesX(a2)
+  const m = SCRATCH_MULTIPLIER
+  // Indexed as multiplierOf's table: bit 8 is a's product with x^0, bit 1 with x^3.
+  m[0] = 0
+  m[1] = a3
+  m[2] = a2
+  m[3] = a2 ^ a3
+  m[4] = a1
+  m[5] = a1 ^ a3
+  m[6] = a1 ^ a2
+  m[7] = a1 ^ a2 ^ a3
+  for (let bits = 8; bits < 16; bits++) m[bits] = a ^ m[bits - 8]!
+  return multiplyBy(m, b)
+}
+
+/** The table multiplyByValue fills for each multiplication (one for the process: a multiplication never waits). */
+const SCRATCH_MULTIPLIER = new Uint32Array(16)
 
 /** x^(2^k) modulo the polynomial, for k in 0..31. */
 const X2N: number[] = []

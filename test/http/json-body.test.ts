@@ -36,7 +36,10 @@ const TEXTS = [
   '{"constructor":1}', '{"constructor":{"prototype":1}}', '{"constructor":{"prototype":null}}', '{"constructor":{"x":1}}',
   '{"a":[1,{"constructor":{"prototype":{}}}]}', '[{"\\u0063onstructor":{"prototype":1}}]', '{"constructor":[{"prototype":1}]}',
   '{"constructor":null}', '{"x":"\\"constructor\\":{\\"prototype\\":1}"}', '{"prototype":1,"constructor":"__proto__"}',
-  constructorObjects(900), `{"answers":${constructorObjects(900)}}`, `[${constructorObjects(3)},{"constructor":{"prototype":0}}]`
+  constructorObjects(900), `{"answers":${constructorObjects(900)}}`, `[${constructorObjects(3)},{"constructor":{"prototype":0}}]`,
+  // Whitespace between the key, its colon and its object, and the name as a value.
+  '{"constructor" :\n\t{"prototype":1}}', '{"constructor"\r\n:\r\n{"prototype":{}}}', `[${constructorObjects(2)},{"constructor" : {"prototype":1}}]`,
+  '{"a":"constructor","b":{"constructor":{"x":{"prototype":1}}}}', '{"a":"__proto__"}', '{"constructor" : [], "b": {"constructor" :{"prototype":2}}}'
 ]
 
 test('every text gets from parseJsonText what Fastify\'s default parser gives it: the value, or its 400 message', () => {

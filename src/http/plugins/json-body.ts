@@ -75,13 +75,38 @@ export function parseJsonText (text: string): unknown {
 }
 
 /**
- * Whether a text may hold a key the prototype check refuses: secure-json-parse's two tests. A text
- * without a backslash can spell such a key only as it is, so a scan for the two quoted names,
- * cheaper than the two expressions over every body (bench/results.md), settles the usual body.
+ * Whether a text that parsed may hold a key the prototype check refuses: secure-json-parse's two
+ * tests. A backslash may spell either name in escapes, and the two expressions decide. Without one,
+ * each quoted name in the text is a string token as it is (a string cannot hold a quote unescaped),
+ * with only JSON's four whitespace characters between tokens: scans find what the expressions
+ * would, cheaper (bench/results.md). `"__proto__"` as a value, not a key, only sends the value to
+ * the walk, which decides.
  */
 function mayNamePrototypeKey (text: string): boolean {
-  if (!text.includes('\\') && !text.includes('"__proto__"') && !text.includes('"constructor"')) return false
-  return SUSPECT_PROTO.test(text) || SUSPECT_CONSTRUCTOR.test(text)
+  if (text.includes('\\')) return SUSPECT_PROTO.test(text) || SUSPECT_CONSTRUCTOR.test(text)
+  return text.includes('"__proto__"') || namesConstructorObject(text)
+}
+
+const CONSTRUCTOR_KEY = '"constructor"'
+
+/** Whether `"constructor"` opens an object after it, as SUSPECT_CONSTRUCTOR matches: a colon, then `{`, with whitespace around it. */
+function namesConstructorObject (text: string): boolean {
+  for (let at = text.indexOf(CONSTRUCTOR_KEY); at !== -1; at = text.indexOf(CONSTRUCTOR_KEY, at + 1)) {
+    let next = afterWhitespace(text, at + CONSTRUCTOR_KEY.length)
+    if (text.charCodeAt(next) !== 0x3a) continue
+    next = afterWhitespace(text, next + 1)
+    if (text.charCodeAt(next) === 0x7b) return true
+  }
+  return false
+}
+
+/** The first place from `at` that is not JSON whitespace (space, tab, line feed, carriage return). */
+function afterWhitespace (text: string, at: number): number {
+  for (;;) {
+    const code = text.charCodeAt(at)
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return at
+    at++
+  }
 }
 
 /** Whether a parsed value holds, at any depth, an own `__proto__`, or a `constructor` object with an own `prototype`. */

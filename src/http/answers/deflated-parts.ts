@@ -180,8 +180,9 @@ const OVERFLOW_OF_X4 = Uint32Array.from({ length: 16 }, (_, low) => timesX(times
 /**
  * A polynomial `a` as the table multiplyBy reads: its products with each polynomial of degree
  * below 4, by the 4 bits that write it as a value does (x^0 in the top bit). multiplyModP takes a
- * step per bit of `a`, each a branch; a part's CRC is combined with every request's page or draw
- * that holds it, so a part keeps its multiplier as this table, and a combination takes 8 reads.
+ * step per bit of `a`, each a branch; with the table, a multiplication takes 8 reads. The powers
+ * crcShift multiplies by are kept as tables; a part's multiplier is made into one as it is used
+ * (multiplyByValue).
  */
 function multiplierOf (a: number): Uint32Array {
   const times = [a, timesX(a), timesX(timesX(a)), timesX(timesX(timesX(a)))]

@@ -128,32 +128,6 @@ describe('multi-year exports', () => {
   })
 })
 
-describe('a body that shares its bytes', () => {
-  /** A body of `count` parts of `size` random bytes each, shared as a page's questions are (sharedBytes). */
-  function sharedBody (count: number, size: number): { body: PreparedBody, raw: Buffer } {
-    const parts = Array.from({ length: count }, () => randomBytes(size))
-    const deflated = parts.map((part) => deflatePart(part, 1))
-    const body = new PreparedBody(parts, { etag: '"shared"', effort: 'parts', gzipParts: () => deflated, sharedBytes: count * size })
-    return { body, raw: Buffer.concat(parts) }
-  }
-
-  test('under a megabyte (a page, a draw), sends its gzip joined, made for each request and not kept', () => {
-    const { body, raw } = sharedBody(50, 1000)
-    const gzip = body.answer('gzip')
-    assert.ok(Buffer.isBuffer(gzip.payload))
-    assert.deepEqual(gunzipSync(gzip.payload), raw)
-    assert.notEqual(body.answer('gzip'), gzip)
-  })
-
-  test('of a megabyte or more (an export), sends its gzip as its parts\' chunks, never joined, the answer kept', () => {
-    const { body, raw } = sharedBody(3, 400 * 1024)
-    const gzip = body.answer('gzip')
-    assert.ok(Array.isArray(gzip.payload), 'chunks, not a copy of megabytes')
-    assert.deepEqual(gunzipSync(Buffer.concat(gzip.payload as Buffer[])), raw)
-    assert.equal(body.answer('gzip'), gzip)
-  })
-})
-
 describe('one-exam exports', () => {
   test('named by years none of their exams is of, are made of shared parts and never kept for good, however many the names', () => {
     const exports = new PreparedExport(catalog, new PreparedCatalog(catalog))

@@ -96,7 +96,7 @@ export class PreparedBody {
    * takes gzip of a body with `gzipParts` never needs them); the ETag must then be given.
    * `sharedBytes`: how many bytes of those parts are held elsewhere for the life of the process
    * (see the field). Only for a body of parts made with effort `parts` and `gzipParts`: its bytes are
-   * sent as its parts, its gzip as its parts' chunks joined for the request, and a br form made for a request is not kept.
+   * sent as its parts, its gzip as its parts' chunks, and a br form made for a request is not kept.
    * `listing`: what a body that lists questions lists (see Listing).
    */
   constructor (raw: Buffer | readonly Buffer[], options: { contentType?: string, etag?: string, effort?: CompressionEffort, compress?: boolean, cacheControl?: string, headers?: Record<string, string>, gzipParts?: () => readonly DeflatedPart[], brotli?: boolean, sharedBytes?: number, listing?: Listing } = {}) {
@@ -191,9 +191,9 @@ export class PreparedBody {
   answer (kind: ContentEncoding | 'not-modified'): PreparedAnswer {
     switch (kind) {
       case 'identity': return (this.#identityAnswer ??= this.#okAnswer(kind))
-      // A body that shares its bytes makes its br, and joins its gzip, for each request (see `encoded`, #okAnswer).
+      // A body that shares its bytes makes its br for each request (see `encoded`).
       case 'br': return this.sharedBytes > 0 ? this.#okAnswer(kind) : (this.#brAnswer ??= this.#okAnswer(kind))
-      case 'gzip': return this.sharedBytes > 0 ? this.#okAnswer(kind) : (this.#gzipAnswer ??= this.#okAnswer(kind))
+      case 'gzip': return (this.#gzipAnswer ??= this.#okAnswer(kind))
       case 'not-modified':
         return (this.#notModifiedAnswer ??= Object.freeze({ statusCode: 304, headers: Object.freeze({ etag: this.etag, vary: 'Accept-Encoding' }), payload: undefined }))
     }
@@ -202,14 +202,13 @@ export class PreparedBody {
   #okAnswer (kind: ContentEncoding): PreparedAnswer {
     // A large gzip assembled from parts (an export) is sent as its chunks, never joined; a smaller one
     // of a body that owns its bytes, joined once and kept. A body that shares its bytes (a page or a
-    // draw made of the questions' bytes) sends them as the parts it was made of, so that keeping it
-    // holds no copy (a draw of ten written as its parts in one writev cost what the joined copy
-    // cost, within the bench's noise), and its gzip joined for each request, not kept: written as a
-    // hundred chunks, a first search's page of fifty cost 5-25 % more than joined (bench/results.md).
+    // draw made of the questions' bytes) sends them, and its gzip, as the parts it was made of, so
+    // that keeping it holds no copy: a draw of ten written as its parts in one writev cost what
+    // the joined copy cost, within the bench's noise (bench/results.md).
     const shared = this.sharedBytes > 0
     if (shared && kind === 'identity') return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload: this.#rawParts! })
     const chunked = kind === 'gzip' && this.#gzipParts !== undefined && (shared || this.byteLength >= CHUNKED_GZIP_MIN_BYTES)
-    const payload = chunked ? (shared ? Buffer.concat(this.#gzipChunks()) : this.#gzipChunks()) : this.encoded(kind)
+    const payload = chunked ? this.#gzipChunks() : this.encoded(kind)
     return Object.freeze({ statusCode: 200, headers: Object.freeze(this.#headersOf(kind)), payload })
   }
 

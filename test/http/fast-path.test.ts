@@ -6,6 +6,8 @@ import { inject } from 'light-my-request'
 import { pino } from 'pino'
 import { loadConfig } from '../../src/config.ts'
 import { endpointAnswers } from '../../src/http/endpoint-answers.ts'
+import type { EndpointAnswers } from '../../src/http/endpoints.ts'
+import type { BodyRoute } from '../../src/http/server/body-route.ts'
 import { FAST_PATH_MAX_TARGET, FastPath } from '../../src/http/server/fast-path.ts'
 import { FairTurns } from '../../src/http/server/fair-turns.ts'
 import { jsonTextParser } from '../../src/http/plugins/json-body.ts'
@@ -466,22 +468,37 @@ class HeldTurns extends FairTurns {
   }
 }
 
-test('a POST body is parsed and answered in its client\'s turn when the fast path is given turns, with the answer it has without them; a GET takes none', async () => {
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
-  const dataset = await loadTestDataset(config)
+/**
+ * A fast path given HeldTurns and one without turns, over the test dataset, each with the body
+ * routes `bodyRoutes` makes for it (given its turns, or none); and a wait until the turns hold work.
+ */
+async function fastPathsWithHeldTurns (bodyRoutes: (answers: EndpointAnswers, turns?: FairTurns) => BodyRoute[] = () => []) {
+  const dataset = await loadTestDataset(loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL }))
   const { answers } = endpointAnswers(dataset.catalog!)
   const turns = new HeldTurns()
   const common = { answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, parseJson: jsonTextParser() }
-  const withTurns = new FastPath({ ...common, turns })
-  const without = new FastPath(common)
-  const noFallback = () => { throw new Error('the fast path left the request to Fastify') }
+  const untilHeld = async () => {
+    for (let pass = 0; pass < 1000 && turns.held.length === 0; pass++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  return {
+    dataset,
+    turns,
+    untilHeld,
+    withTurns: new FastPath({ ...common, turns, bodyRoutes: bodyRoutes(answers, turns) }),
+    without: new FastPath({ ...common, bodyRoutes: bodyRoutes(answers) }),
+    noFallback: () => { throw new Error('the fast path left the request to Fastify') }
+  }
+}
+
+test('a POST body is parsed and answered in its client\'s turn when the fast path is given turns, with the answer it has without them; a GET takes none', async () => {
+  const { turns, untilHeld, withTurns, without, noFallback } = await fastPathsWithHeldTurns()
   for (const [post, status] of [FAST_POSTS[1]!, FAST_POSTS[10]!, FAST_POSTS.at(-1)!]) {
     const expected = await inject((request, reply) => without.dispatch(request, reply, noFallback), post as never)
     assert.equal(expected.statusCode, status)
     let answered = false
     const pending = inject((request, reply) => withTurns.dispatch(request, reply, noFallback), post as never).then((response) => { answered = true; return response })
     // The body read, its work waits for its turn, and nothing is sent until it has run.
-    for (let pass = 0; pass < 1000 && turns.held.length === 0; pass++) await new Promise((resolve) => setImmediate(resolve))
+    await untilHeld()
     assert.equal(turns.held.length, 1, `${post.payload} did not wait for its turn`)
     const { client, release } = turns.held.shift()!
     assert.equal(client, '127.0.0.1')
@@ -499,16 +516,9 @@ test('a POST body is parsed and answered in its client\'s turn when the fast pat
 })
 
 test('a POST /mcp body is parsed in its client\'s turn, and the endpoint\'s own turns come within it, with the answer it has without turns', async () => {
-  const config = loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL })
-  const dataset = await loadTestDataset(config)
-  const { answers } = endpointAnswers(dataset.catalog!)
   const log = pino({ level: 'silent' })
-  const endpointWith = (turns?: FairTurns) => new McpEndpoint({ factory: mcpServerFactory({ answers, log }), prepared: new PreparedResults({ answers, log }), publicUrl: TEST_PUBLIC_URL, log, turns })
-  const turns = new HeldTurns()
-  const common = { answers, publicUrl: TEST_PUBLIC_URL, trustProxy: () => false, parseJson: jsonTextParser() }
-  const withTurns = new FastPath({ ...common, turns, bodyRoutes: [endpointWith(turns)] })
-  const without = new FastPath({ ...common, bodyRoutes: [endpointWith()] })
-  const noFallback = () => { throw new Error('the fast path left the request to Fastify') }
+  const { dataset, turns, untilHeld, withTurns, without, noFallback } = await fastPathsWithHeldTurns((answers, turns) =>
+    [new McpEndpoint({ factory: mcpServerFactory({ answers, log }), prepared: new PreparedResults({ answers, log }), publicUrl: TEST_PUBLIC_URL, log, turns })])
   const exam = dataset.catalog!.listExams()[0]!
   const index = exam.questionSummaries[0]!.index
   const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year: exam.summary.year, index } } })
@@ -519,7 +529,7 @@ test('a POST /mcp body is parsed in its client\'s turn, and the endpoint\'s own 
     assert.equal(expected.statusCode, status, expected.body)
     let answered = false
     const pending = inject((request, reply) => withTurns.dispatch(request, reply, noFallback), post).then((response) => { answered = true; return response })
-    for (let pass = 0; pass < 1000 && turns.held.length === 0; pass++) await new Promise((resolve) => setImmediate(resolve))
+    await untilHeld()
     assert.equal(turns.held.length, 1, `${payload} did not wait for its turn`)
     await new Promise((resolve) => setTimeout(resolve, 20))
     assert.equal(answered, false, `${payload} was parsed or answered before its turn`)

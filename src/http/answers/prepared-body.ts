@@ -169,12 +169,11 @@ export class PreparedBody {
   encodingFor (acceptEncoding: string | undefined): ContentEncoding {
     if (!this.compressible) return 'identity'
     if (this.#effort !== 'parts' && this.#brotli) return negotiateEncoding(acceptEncoding)
-    if (acceptEncoding === undefined || acceptEncoding === '') return 'identity'
     // Assembled from parts: gzip (their chunks) or the bytes as they are, which HTTP lets every
     // client take unless it says `identity;q=0`; only such a client gets brotli, at the lowest
     // quality. Brotli at quality 0 for a br-only client cost twice a browser's gzip.
-    const chosen = oneUseNegotiator.negotiate(acceptEncoding)
-    if (chosen !== null) return chosen
+    const chosen = oneUseChoice(acceptEncoding)
+    if (chosen !== null || acceptEncoding === undefined) return chosen ?? 'identity'
     if (!refusesIdentity(acceptEncoding)) return 'identity'
     return this.#brotli && brotliOnlyNegotiator.negotiate(acceptEncoding) === 'br' ? 'br' : 'identity'
   }
@@ -290,7 +289,12 @@ const brotliOnlyNegotiator = new Negotiator<ContentEncoding>({ supportedValues: 
  * the body exists (an MCP call deflates its questions' parts in turns of their own, src/mcp/mcp-endpoint.ts).
  */
 export function partsAnswerGzip (acceptEncoding: string | undefined): boolean {
-  return acceptEncoding !== undefined && acceptEncoding !== '' && oneUseNegotiator.negotiate(acceptEncoding) === 'gzip'
+  return oneUseChoice(acceptEncoding) === 'gzip'
+}
+
+/** Of gzip and the bytes as they are, what a body made for one request answers an Accept-Encoding with (none sent: the bytes); null when the client names neither. */
+function oneUseChoice (acceptEncoding: string | undefined): ContentEncoding | null {
+  return acceptEncoding === undefined || acceptEncoding === '' ? 'identity' : oneUseNegotiator.negotiate(acceptEncoding)
 }
 
 /**

@@ -493,8 +493,14 @@ interface Contender {
   keepsAnswers: boolean
 }
 
-/** Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all alike. */
-async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number): Promise<Measured> {
+/**
+ * Runs each contender on one scenario, alternating (and swapping who goes first) so drift hits all
+ * alike. With `unit`, each round also runs that scenario on the first contender (ours), right
+ * after its run of this one: the row's CPU counted in the unit's is then a ratio of two figures
+ * taken a few seconds apart, not minutes (the machine's speed moved a single question's cost by
+ * 1.7x between two rows of one bench run: bench/results.md).
+ */
+async function measure (loader: LoadGenerator, scenario: Scenario, contenders: Contender[], seconds: number, unit?: Scenario): Promise<Measured> {
   // One list for the whole scenario: the load generator writes one script per list.
   const pathsForCeiling = scenario.paths === undefined ? undefined : ceilingPaths(scenario)
   // Of an unrepeated scenario, how far into its paths each contender that keeps answers has been sent
@@ -518,21 +524,36 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
   }
   for (const [i, contender] of contenders.entries()) if (contender.warmUp !== false) await run(i, WARMUP_SECONDS)
   const runs: RunResult[][] = contenders.map(() => [])
+  const unitRuns: RunResult[] = []
+  const measured = async (contender: Contender, go: () => Promise<LoadResult>): Promise<RunResult> => {
+    const cpuBefore = cpuUs(contender.pid)
+    const result = await go()
+    return { ...result, cpuUsPerRequest: (cpuUs(contender.pid) - cpuBefore) / Math.max(1, result.requests) }
+  }
+  const runUnit = (scenarioOfUnit: Scenario) => loader.run({
+    url: `http://127.0.0.1:${contenders[0]!.port}${scenarioOfUnit.url}`,
+    connections: CONNECTIONS,
+    durationSeconds: seconds,
+    headers: scenarioOfUnit.headers,
+    body: scenarioOfUnit.body,
+    paths: undefined,
+    startAt: 0
+  }, contenders[0]!.pinned)
   for (let round = 0; round < RUNS; round++) {
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i)
     for (const i of order) {
-      const cpuBefore = cpuUs(contenders[i]!.pid)
-      const result = await run(i, seconds)
-      const cpuUsPerRequest = (cpuUs(contenders[i]!.pid) - cpuBefore) / Math.max(1, result.requests)
-      runs[i]!.push({ ...result, cpuUsPerRequest })
+      runs[i]!.push(await measured(contenders[i]!, () => run(i, seconds)))
+      if (i === 0 && unit !== undefined) unitRuns.push(await measured(contenders[0]!, () => runUnit(unit)))
     }
   }
-  return { runs, pathsSent: Math.max(...sent) }
+  return { runs, unitRuns, pathsSent: Math.max(...sent) }
 }
 
 interface Measured {
   /** Each contender's runs, in the order the contenders were given. */
   runs: RunResult[][]
+  /** The unit's runs on the first contender, one per round (none without a unit). */
+  unitRuns: RunResult[]
   /** Of an unrepeated scenario: the most paths one server that keeps answers was sent (at most one per request); 0 otherwise. */
   pathsSent: number
 }
@@ -588,19 +609,21 @@ async function measureStartup (dataDir: string | undefined): Promise<{ ours: Ser
 }
 
 /** One scenario, ours against the ceiling (which warms up only when `warmUpCeiling`). */
-async function measureAgainstCeiling (loader: LoadGenerator, scenario: Scenario, captured: Capture, ours: ServerProcess, ceiling: { child: ChildProcess, port: number }, warmUpCeiling: boolean) {
-  const { runs: [ourRuns, ceilingRuns], pathsSent } = await measure(loader, scenario, [
+async function measureAgainstCeiling (loader: LoadGenerator, scenario: Scenario, captured: Capture, ours: ServerProcess, ceiling: { child: ChildProcess, port: number }, warmUpCeiling: boolean, unit: Scenario | undefined) {
+  const { runs: [ourRuns, ceilingRuns], unitRuns, pathsSent } = await measure(loader, scenario, [
     { label: 'ours', port: ours.port, pid: ours.pid, pinned: true, keepsAnswers: true },
     { label: 'ceiling', port: ceiling.port, pid: ceiling.child.pid!, pinned: true, warmUp: warmUpCeiling, keepsAnswers: false }
-  ], RUN_SECONDS)
+  ], RUN_SECONDS, unit)
   const oursSummary = summarise(ourRuns!)
   const ceilingSummary = summarise(ceilingRuns!)
   // Each round runs ours and the ceiling back to back, so a round's ratio compares the two at
   // one machine speed; the figure is the median of the rounds' ratios.
   const ratio = median(ourRuns!.map((run, round) => run.requestsPerSecond / ceilingRuns![round]!.requestsPerSecond))
   const cpuRatio = median(ourRuns!.map((run, round) => ceilingRuns![round]!.cpuUsPerRequest / run.cpuUsPerRequest))
-  log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})`)
-  return { ...scenario, paths: undefined, pathCount: scenario.paths?.length, pathsSent, bodyBytes: captured.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio }
+  // The row's CPU in its unit's, per round (each unit run right after the row's): the median of the rounds' ratios.
+  const unitPaired = unitRuns.length === 0 ? undefined : { cpuUsPerRequest: median(unitRuns.map((run) => run.cpuUsPerRequest)), times: median(ourRuns!.map((run, round) => run.cpuUsPerRequest / unitRuns[round]!.cpuUsPerRequest)) }
+  log(`bench: ${scenario.name.padEnd(20)} ours ${fmt.rps(oursSummary.requestsPerSecond)}/s p99 ${fmt.ms(oursSummary.p99Ms)} ms ${fmt.us(oursSummary.cpuUsPerRequest)} us CPU/req | ceiling ${fmt.rps(ceilingSummary.requestsPerSecond)}/s ${fmt.us(ceilingSummary.cpuUsPerRequest)} us CPU/req | ratio ${ratio.toFixed(2)}, CPU ratio ${cpuRatio.toFixed(2)} (runs: ${ourRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')} / ${ceilingRuns!.map((run) => fmt.rps(run.requestsPerSecond)).join(', ')})${unitPaired === undefined ? '' : ` | ${unit!.name} beside it ${fmt.us(unitPaired.cpuUsPerRequest)} us CPU/req, ${unitPaired.times.toFixed(1)}x`}`)
+  return { ...scenario, paths: undefined, pathCount: scenario.paths?.length, pathsSent, bodyBytes: captured.bodyBytes, ours: { summary: oursSummary, runs: ourRuns }, ceiling: { summary: ceilingSummary, runs: ceilingRuns }, ratio, cpuRatio, unitPaired }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -616,7 +639,12 @@ async function main (): Promise<void> {
   const loader = loaderName === 'wrk' ? wrkGenerator() : autocannonGenerator(ROOT)
   const { ours, startup } = await measureStartup(dataDir)
 
-  const scenarios = (await discoverScenarios(ours.port)).filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
+  const discovered = await discoverScenarios(ours.port)
+  const scenarios = discovered.filter((scenario) => ONLY === undefined || ONLY.includes(scenario.name))
+  // The unit a row's CPU is counted in, run beside it in each round (found among every scenario, BENCH_ONLY or not).
+  const unitOf = (scenario: Scenario): Scenario | undefined => scenario.singleQuestionCpuTarget === undefined
+    ? undefined
+    : discovered.find((one) => one.name === (scenario.cpuUnitRow ?? 'single question gzip/br'))
   const captures: Capture[] = []
   for (const scenario of scenarios) captures.push(await capture(ours.port, scenario))
   const sample = captures[0]!.headers
@@ -629,7 +657,7 @@ async function main (): Promise<void> {
   const ceiling = await startCeiling(captures.flatMap((one) => one.answers), true)
 
   const results = []
-  for (const [i, scenario] of scenarios.entries()) results.push(await measureAgainstCeiling(loader, scenario, captures[i]!, ours, ceiling, i === 0))
+  for (const [i, scenario] of scenarios.entries()) results.push(await measureAgainstCeiling(loader, scenario, captures[i]!, ours, ceiling, i === 0, unitOf(scenario)))
   const memory = rssMb(ours.pid)
   await stopProcess(ours.child)
   await stopProcess(ceiling.child)

@@ -506,18 +506,20 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
   // Of an unrepeated scenario, how far into its paths each contender that keeps answers has been sent
   // (the ceiling's paths were sent to ours when they were captured).
   const sent = contenders.map(() => (scenario.unrepeated === true ? pathsForCeiling!.length : 0))
+  // A scenario's requests to one contender: its paths from `startAt`, or its one request over and over.
+  const load = (contender: Contender, sending: Scenario, durationSeconds: number, paths: string[] | undefined, startAt: number) => loader.run({
+    url: `http://127.0.0.1:${contender.port}${sending.url}`,
+    connections: CONNECTIONS,
+    durationSeconds,
+    headers: sending.headers,
+    body: sending.body,
+    paths,
+    startAt
+  }, contender.pinned)
   const run = async (i: number, durationSeconds: number): Promise<LoadResult> => {
     const contender = contenders[i]!
     const unrepeated = scenario.unrepeated === true && contender.keepsAnswers
-    const result = await loader.run({
-      url: `http://127.0.0.1:${contender.port}${scenario.url}`,
-      connections: CONNECTIONS,
-      durationSeconds,
-      headers: scenario.headers,
-      body: scenario.body,
-      paths: contender.keepsAnswers ? scenario.paths : pathsForCeiling,
-      startAt: unrepeated ? sent[i] : 0
-    }, contender.pinned)
+    const result = await load(contender, scenario, durationSeconds, contender.keepsAnswers ? scenario.paths : pathsForCeiling, unrepeated ? sent[i]! : 0)
     // The load generator may have sent one more request per connection than it saw answered.
     if (unrepeated) sent[i]! += result.requests + CONNECTIONS
     return result
@@ -530,20 +532,11 @@ async function measure (loader: LoadGenerator, scenario: Scenario, contenders: C
     const result = await go()
     return { ...result, cpuUsPerRequest: (cpuUs(contender.pid) - cpuBefore) / Math.max(1, result.requests) }
   }
-  const runUnit = (scenarioOfUnit: Scenario) => loader.run({
-    url: `http://127.0.0.1:${contenders[0]!.port}${scenarioOfUnit.url}`,
-    connections: CONNECTIONS,
-    durationSeconds: seconds,
-    headers: scenarioOfUnit.headers,
-    body: scenarioOfUnit.body,
-    paths: undefined,
-    startAt: 0
-  }, contenders[0]!.pinned)
   for (let round = 0; round < RUNS; round++) {
     const order = round % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i)
     for (const i of order) {
       runs[i]!.push(await measured(contenders[i]!, () => run(i, seconds)))
-      if (i === 0 && unit !== undefined) unitRuns.push(await measured(contenders[0]!, () => runUnit(unit)))
+      if (i === 0 && unit !== undefined) unitRuns.push(await measured(contenders[0]!, () => load(contenders[0]!, unit, seconds, unit.paths, 0)))
     }
   }
   return { runs, unitRuns, pathsSent: Math.max(...sent) }

@@ -103,7 +103,6 @@ export interface ScenarioResult {
   p99TargetMs?: number
   singleQuestionShareTarget?: number
   singleQuestionCpuTarget?: number
-  cpuUnitRow?: string
   orCeilingCpu?: boolean
   ceilingCpuTarget?: number
   unrepeated?: boolean
@@ -114,8 +113,8 @@ export interface ScenarioResult {
   ceiling: { summary: Summary }
   ratio: number
   cpuRatio: number
-  /** The unit row (cpuUnitRow) run beside this one in each round: its CPU per request, and this row's in it (median of the rounds' ratios). */
-  unitPaired?: { cpuUsPerRequest: number, times: number } | undefined
+  /** The row whose CPU this one's is counted in (its cpuUnitRow), run beside it in each round: its name, its CPU per request, and this row's in it (median of the rounds' ratios). */
+  unitPaired?: { name: string, cpuUsPerRequest: number, times: number } | undefined
 }
 
 /** 1 worker against 2, unpinned; start-up and memory are the 2-worker server's. */
@@ -165,12 +164,9 @@ export function computeTargets (results: ScenarioResult[], startup: StartUp, mem
       const share = result.ours.summary.requestsPerSecond / single.ours.summary.requestsPerSecond
       targets.push({ name: `${result.name}: >= ${result.singleQuestionShareTarget} of the single question's req/s`, value: share.toFixed(2), met: share >= result.singleQuestionShareTarget })
     }
-    const unitRow = result.cpuUnitRow ?? 'single question gzip/br'
-    // The unit run beside the row in each round; a run without it (an older result) reads the unit's own row.
-    const unitUs = result.unitPaired?.cpuUsPerRequest ?? results.find((one) => one.name === unitRow)?.ours.summary.cpuUsPerRequest
-    if (result.singleQuestionCpuTarget !== undefined && unitUs !== undefined) {
-      const times = result.unitPaired?.times ?? result.ours.summary.cpuUsPerRequest / unitUs
-      const value = `${times.toFixed(1)}x (${fmt.us(result.ours.summary.cpuUsPerRequest)} / ${fmt.us(unitUs)} us${result.unitPaired === undefined ? '' : ', the unit run beside it'})`
+    if (result.singleQuestionCpuTarget !== undefined && result.unitPaired !== undefined) {
+      const { name: unitRow, cpuUsPerRequest: unitUs, times } = result.unitPaired
+      const value = `${times.toFixed(1)}x (${fmt.us(result.ours.summary.cpuUsPerRequest)} / ${fmt.us(unitUs)} us, the unit run beside it)`
       if (result.orCeilingCpu === true) {
         // cpuRatio is the ceiling's CPU over ours, per round: at least 1 when ours costs no more.
         targets.push({ name: `${result.name}: CPU per request <= ${result.singleQuestionCpuTarget}x the ${unitRow}'s, or <= the ceiling's for the same bytes`, value: `${value}; ${(1 / result.cpuRatio).toFixed(2)}x the ceiling's`, met: times <= result.singleQuestionCpuTarget || result.cpuRatio >= 1 })

@@ -173,8 +173,9 @@ export class PreparedBody {
     // client take unless it says `identity;q=0`; only such a client gets brotli, at the lowest
     // quality. Brotli at quality 0 for a br-only client cost twice a browser's gzip.
     const chosen = oneUseChoice(acceptEncoding)
-    if (chosen !== null || acceptEncoding === undefined) return chosen ?? 'identity'
-    if (!refusesIdentity(acceptEncoding)) return 'identity'
+    if (chosen !== null) return chosen
+    // Left: a client that names neither (oneUseChoice answers a header not sent with the bytes as they are).
+    if (acceptEncoding === undefined || !refusesIdentity(acceptEncoding)) return 'identity'
     return this.#brotli && brotliOnlyNegotiator.negotiate(acceptEncoding) === 'br' ? 'br' : 'identity'
   }
 

@@ -36,6 +36,7 @@ export function exportEntryBytes (body: PreparedBody): number {
 }
 
 const NEWLINE = Buffer.from('\n')
+const HEX_DIGITS = '0123456789abcdef'
 const NEWLINE_PART = storedPart(NEWLINE)
 
 /** Which exams an export holds: those of the years and applications asked for (all when not asked). */
@@ -76,6 +77,9 @@ export class PreparedExport {
   readonly #examTags = new Map<Exam, string>()
   /** How many exams each year holds: an export of all of a year's exams is one kept for good. */
   readonly #examsPerYear = new Map<number, number>()
+  /** Each exam's place in export order: its bit in the tag of a several-exam export. */
+  readonly #positions = new Map<Exam, number>()
+  #everyTag: string | undefined
   readonly #single = new Map<string, PreparedBody>()
   readonly #multi: LRUCache<string, PreparedBody>
   /** Several-exam exports asked lately: one is kept from its second request on. */
@@ -91,7 +95,10 @@ export class PreparedExport {
     this.#exams = [...catalog.listExams()].sort((a, b) => a.summary.year - b.summary.year ||
       APPLICATIONS.indexOf(a.summary.application) - APPLICATIONS.indexOf(b.summary.application))
     this.years = [...new Set(this.#exams.map((exam) => exam.summary.year))]
-    for (const exam of this.#exams) this.#examsPerYear.set(exam.summary.year, (this.#examsPerYear.get(exam.summary.year) ?? 0) + 1)
+    for (const [at, exam] of this.#exams.entries()) {
+      this.#examsPerYear.set(exam.summary.year, (this.#examsPerYear.get(exam.summary.year) ?? 0) + 1)
+      this.#positions.set(exam, at)
+    }
   }
 
   /** Bytes the kept several-exam exports count for (exportEntryBytes each), at most the bound. */
@@ -106,58 +113,99 @@ export class PreparedExport {
 
   /** The export of the exams a selection holds. */
   body (selection: ExportSelection): PreparedBody {
-    const exams = this.#exams.filter((exam) => (selection.years?.includes(exam.summary.year) ?? true) &&
-      (selection.applications?.has(exam.summary.application) ?? true))
+    const exams = this.#selected(selection)
     const whole = exams.length === this.#exams.length
     const fileName = exams.length === 0
       ? emptyExportFileName(selection)
       : exportFileName(whole ? 'all' : selection.years ?? 'all', whole ? undefined : selection.applications)
-    // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
-    const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
-    // Few enough to keep for good and to compress at leisure: the whole dataset, one exam, every exam
-    // of one year, each under a name of its own years. A name may list years none of its exams is of
-    // (`year=2010,2013,2020&application=ppl` is 2013's second application alone): such names are
-    // as many as sets of years, and kept for good, each with its own gzip, they held a hundred
-    // megabytes after ten minutes of the battery's mix (issue 45). Those are made as several-exam
-    // exports are, of shared parts, and kept only in that bounded cache.
-    const examYears = new Set(exams.map((exam) => exam.summary.year))
-    const namedByItsYears = selection.years === undefined || (selection.years.length === examYears.size && selection.years.every((year) => examYears.has(year)))
-    const single = whole || (namedByItsYears && (exams.length <= 1 || (examYears.size === 1 && exams.length === this.#examsPerYear.get(exams[0]!.summary.year))))
     const headers = { 'content-disposition': `attachment; filename="${fileName}"` }
     // Nothing to keep: its name repeats what was asked, which has no bound (any range of years).
     if (exams.length === 0) return new PreparedBody(Buffer.alloc(0), { contentType: EXPORT_CONTENT_TYPE, headers })
+    // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
+    const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
     if (selection.records !== undefined) {
       return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
     }
-    const kept = single ? this.#single.get(key) : this.#multi.get(key)
-    if (kept !== undefined) return kept
-    const gzipParts = () => exams.map((exam) => this.#partOf(exam))
-    if (single) {
-      const raw = whole ? this.#all() : this.#adjacentBytesOf(exams)
-      const body = new PreparedBody(raw, {
-        contentType: EXPORT_CONTENT_TYPE,
-        // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
-        effort: 'fast',
-        gzipParts,
-        headers
-      })
-      this.#single.set(key, body)
+    if (whole || this.#keptForGood(exams, selection)) {
+      let body = this.#single.get(key)
+      if (body === undefined) {
+        body = new PreparedBody(whole ? this.#all() : this.#adjacentBytesOf(exams), {
+          contentType: EXPORT_CONTENT_TYPE,
+          // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
+          effort: 'fast',
+          gzipParts: () => exams.map((exam) => this.#partOf(exam)),
+          headers
+        })
+        this.#single.set(key, body)
+      }
       return body
     }
-    // Equal tags must mean equal bytes: the exams' tags determine the body (hashing megabytes per request did not bound its cost).
+    // Only a key asked for before can be kept: asking the repeat filter first spares a one-off export a lookup in the cache.
+    const seen = this.#repeats.seenBefore(key)
+    const kept = seen ? this.#multi.get(key) : undefined
+    if (kept !== undefined) return kept
     // Its bytes are views into the whole export's, held for good: sent as they are, never joined (PreparedBody's sharedBytes).
     const parts = exams.map((exam) => this.#bytesOf(exam))
     const body = new PreparedBody(parts, {
       contentType: EXPORT_CONTENT_TYPE,
-      etag: strongEtagOf(exams.map((exam) => this.#tagOf(exam)).join('')),
+      etag: this.#tagOfExams(exams),
       effort: 'parts',
-      gzipParts,
+      gzipParts: () => exams.map((exam) => this.#partOf(exam)),
       brotli: false,
       headers,
       sharedBytes: parts.reduce((sum, part) => sum + part.length, 0)
     })
-    if (this.#repeats.seenBefore(key)) this.#multi.set(key, body)
+    if (seen) this.#multi.set(key, body)
     return body
+  }
+
+  /** The exams a selection holds, in export order. */
+  #selected ({ years, applications }: ExportSelection): Exam[] {
+    const exams: Exam[] = []
+    for (const exam of this.#exams) {
+      if ((years === undefined || years.includes(exam.summary.year)) && (applications === undefined || applications.has(exam.summary.application))) exams.push(exam)
+    }
+    return exams
+  }
+
+  /**
+   * Whether an export of some of the exams (not all) is kept for good: one exam, or every exam of
+   * one year, each under a name of its own years. Few enough to keep for good and to compress at
+   * leisure. A name may list years none of its exams is of (`year=2010,2013,2020&application=ppl`
+   * is 2013's second application alone): such names are as many as sets of years, and kept for
+   * good, each with its own gzip, they held a hundred megabytes after ten minutes of the battery's
+   * mix (issue 45). Those are made as several-exam exports are, of shared parts, and kept only in
+   * that bounded cache.
+   */
+  #keptForGood (exams: readonly Exam[], { years }: ExportSelection): boolean {
+    const first = exams[0]!.summary.year
+    const oneYear = exams.every((exam) => exam.summary.year === first)
+    if (!oneYear || (exams.length > 1 && exams.length !== this.#examsPerYear.get(first))) return false
+    // Named by its one year (an exam's year is among those asked), not by others beside it.
+    return years === undefined || years.length === 1
+  }
+
+  /**
+   * The tag of a several-exam export: the dataset's tag and which exams it holds. Equal tags mean
+   * equal bytes, since the exams' lines are the dataset's; no hash per request (a one-off export
+   * hashed its exams' tags anew: bench/results.md).
+   */
+  #tagOfExams (exams: readonly Exam[]): string {
+    // One bit per exam in export order, written 4 to a hex digit.
+    const digits = new Uint8Array(Math.ceil(this.#exams.length / 4))
+    for (const exam of exams) {
+      const at = this.#positions.get(exam)!
+      digits[at >> 2]! |= 1 << (at & 3)
+    }
+    let mask = ''
+    for (const digit of digits) mask += HEX_DIGITS[digit]
+    return `"${this.#datasetTag()}.${mask}"`
+  }
+
+  /** A tag of every exam's lines (their tags, hashed once), unquoted. */
+  #datasetTag (): string {
+    this.#everyTag ??= strongEtagOf(this.#exams.map((exam) => this.#tagOf(exam)).join('')).slice(1, -1)
+    return this.#everyTag
   }
 
   /**

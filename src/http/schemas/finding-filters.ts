@@ -170,12 +170,24 @@ export function filterParameters<T extends FindingFilterTable> (filters: T): { [
  * first value that names nothing held is the 422). Parameters the table does not hold are not read.
  */
 export function readFilters (query: Readonly<Record<string, string | undefined>>, held: HeldValues, filters: FindingFilterTable = FINDING_FILTERS): QuestionFilters {
-  let selected: QuestionFilters = {}
-  for (const [name, filter] of Object.entries(filters)) {
+  const selected: QuestionFilters = {}
+  for (const [name, filter] of entriesOf(filters)) {
     const value = query[name]
-    if (value !== undefined) selected = { ...selected, ...filter.read(value, held) }
+    if (value !== undefined) Object.assign(selected, filter.read(value, held))
   }
   return selected
+}
+
+/** Each table's entries, listed once: every one-off request reads its filters (a multi-year export among them). */
+const tableEntries = new WeakMap<FindingFilterTable, ReadonlyArray<readonly [string, FindingFilter]>>()
+
+function entriesOf (filters: FindingFilterTable): ReadonlyArray<readonly [string, FindingFilter]> {
+  let entries = tableEntries.get(filters)
+  if (entries === undefined) {
+    entries = Object.entries(filters)
+    tableEntries.set(filters, entries)
+  }
+  return entries
 }
 
 /**
@@ -185,17 +197,25 @@ export function readFilters (query: Readonly<Record<string, string | undefined>>
  */
 export function selectYears (value: string, heldYears: readonly number[]): ReadonlySet<number> {
   const selected = new Set<number>()
-  for (const item of value.split(',')) {
-    const [first, last] = item.split('-').map(Number) as [number, number | undefined]
-    if (last === undefined) {
-      if (!heldYears.includes(first)) {
-        throw new ApiError(422, `year ${first} is not an exam the service holds; years available: ${heldYears.join(', ')}`)
+  // Read item by item, without splitting: the value follows YEAR_SELECTION_PATTERN (digits, one
+  // dash at most per item, commas), and a multi-year export reads one per request.
+  for (let start = 0; start < value.length;) {
+    let end = value.indexOf(',', start)
+    if (end === -1) end = value.length
+    const dash = value.indexOf('-', start)
+    if (dash === -1 || dash > end) {
+      const year = Number(value.slice(start, end))
+      if (!heldYears.includes(year)) {
+        throw new ApiError(422, `year ${year} is not an exam the service holds; years available: ${heldYears.join(', ')}`)
       }
-      selected.add(first)
-      continue
+      selected.add(year)
+    } else {
+      const first = Number(value.slice(start, dash))
+      const last = Number(value.slice(dash + 1, end))
+      if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
+      for (const year of heldYears) if (year >= first && year <= last) selected.add(year)
     }
-    if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
-    for (const year of heldYears) if (year >= first && year <= last) selected.add(year)
+    start = end + 1
   }
   return selected
 }

@@ -77,7 +77,7 @@ export class PreparedExport {
   readonly #examTags = new Map<Exam, string>()
   /** How many exams each year holds: an export of all of a year's exams is one kept for good. */
   readonly #examsPerYear = new Map<number, number>()
-  /** Each exam's place in export order: its bit in the tag of a several-exam export. */
+  /** Each exam's place in export order: its bit in an export's key and in the tag of a several-exam export (#maskOf). */
   readonly #positions = new Map<Exam, number>()
   #everyTag: string | undefined
   readonly #single = new Map<string, PreparedBody>()
@@ -122,7 +122,8 @@ export class PreparedExport {
     // Nothing to keep: its name repeats what was asked, which has no bound (any range of years).
     if (exams.length === 0) return new PreparedBody(Buffer.alloc(0), { contentType: EXPORT_CONTENT_TYPE, headers })
     // The same exams may be asked for in words that name the file differently (`application=ppl`, `year=2020&application=ppl`).
-    const key = `${whole ? 'all' : exams.map((exam) => exam.key).join(',')}|${fileName}`
+    const examSet = whole ? 'all' : this.#maskOf(exams)
+    const key = `${examSet}|${fileName}`
     if (selection.records !== undefined) {
       return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
     }
@@ -148,7 +149,8 @@ export class PreparedExport {
     const parts = exams.map((exam) => this.#bytesOf(exam))
     const body = new PreparedBody(parts, {
       contentType: EXPORT_CONTENT_TYPE,
-      etag: this.#tagOfExams(exams),
+      // Equal tags mean equal bytes: the exams' lines are the dataset's (no hash per request: bench/results.md).
+      etag: `"${this.#datasetTag()}.${examSet}"`,
       effort: 'parts',
       gzipParts: () => exams.map((exam) => this.#partOf(exam)),
       brotli: false,
@@ -185,13 +187,8 @@ export class PreparedExport {
     return years === undefined || years.length === 1
   }
 
-  /**
-   * The tag of a several-exam export: the dataset's tag and which exams it holds. Equal tags mean
-   * equal bytes, since the exams' lines are the dataset's; no hash per request (a one-off export
-   * hashed its exams' tags anew: bench/results.md).
-   */
-  #tagOfExams (exams: readonly Exam[]): string {
-    // One bit per exam in export order, written 4 to a hex digit.
+  /** Which exams of the dataset these are: a bit per exam in export order, written 4 to a hex digit. */
+  #maskOf (exams: readonly Exam[]): string {
     const digits = new Uint8Array(Math.ceil(this.#exams.length / 4))
     for (const exam of exams) {
       const at = this.#positions.get(exam)!
@@ -199,7 +196,7 @@ export class PreparedExport {
     }
     let mask = ''
     for (const digit of digits) mask += HEX_DIGITS[digit]
-    return `"${this.#datasetTag()}.${mask}"`
+    return mask
   }
 
   /** A tag of every exam's lines (their tags, hashed once), unquoted. */

@@ -16,6 +16,8 @@ declare module 'autocannon' {
     timeouts: number
     non2xx: number
     requests: { total: number }
+    /** Bytes read, headers included. */
+    throughput: { total: number }
     /** Milliseconds (autocannon records them at 1 ms resolution). */
     latency: { p50: number, p99: number, max: number }
   }

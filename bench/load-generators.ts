@@ -17,9 +17,9 @@ export interface LoadGenerator {
 const WRK_REPORT_SCRIPT = `
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"requests":%d,"durationUs":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d}\\n',
+  io.write(string.format('{"requests":%d,"durationUs":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d,"bytes":%d}\\n',
     summary.requests, summary.duration, e.connect, e.read, e.write, e.timeout, e.status,
-    latency:percentile(50), latency:percentile(99), latency.max))
+    latency:percentile(50), latency:percentile(99), latency.max, summary.bytes))
 end
 `
 
@@ -34,6 +34,7 @@ interface WrkReport {
   p50Us: number
   p99Us: number
   maxUs: number
+  bytes: number
 }
 
 /**
@@ -121,7 +122,8 @@ export function wrkGenerator (): LoadGenerator {
             maxMs: report.maxUs / 1000,
             errors: report.connect + report.read + report.write + report.timeout,
             // wrk counts a status of 400 or more; nothing here answers 1xx or 3xx.
-            non2xx: report.status
+            non2xx: report.status,
+            bytesRead: report.bytes
           })
         })
       })

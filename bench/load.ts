@@ -31,6 +31,8 @@ export interface LoadResult {
   errors: number
   /** Responses whose status is not 2xx. */
   non2xx: number
+  /** Bytes of every answer read, headers included. */
+  bytesRead: number
 }
 
 function rotate (paths: string[], startAt: number): string[] {
@@ -60,7 +62,8 @@ process.on('message', (message: unknown) => {
       p99Ms: result.latency.p99,
       maxMs: result.latency.max,
       errors: result.errors + result.timeouts,
-      non2xx: result.non2xx
+      non2xx: result.non2xx,
+      bytesRead: result.throughput.total
     }
     process.send?.(reply)
   }, (error: unknown) => {

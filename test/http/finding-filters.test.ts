@@ -8,7 +8,7 @@ import { QuestionFinder } from '../../src/data/finding/question-finder.ts'
 import { RECORD_FILTERS, VIEW_FILTERS, recordFilter } from '../../src/data/finding/question-filters.ts'
 import { ENDPOINTS } from '../../src/http/endpoints.ts'
 import { ApiError } from '../../src/http/errors.ts'
-import { FINDING_FILTERS, type FindingFilterTable, type HeldValues } from '../../src/http/schemas/finding-filters.ts'
+import { FINDING_FILTERS, YEAR_SELECTION_PATTERN, selectYears, type FindingFilterTable, type HeldValues } from '../../src/http/schemas/finding-filters.ts'
 import { loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
 
 /*
@@ -95,4 +95,45 @@ test('docs/api.md lists exactly the query parameters of /v1/questions, /v1/quest
   }
   // Every filter of the table is a parameter of /v1/questions, so it is documented.
   for (const name of Object.keys(FINDING_FILTERS)) assert.ok(documented.get('findQuestions')?.includes(name), name)
+})
+
+test('selectYears reads every value of the year grammar as splitting it at commas and dashes does', () => {
+  const held = [2009, 2010, 2015, 2019, 2020, 2023]
+  // The reading by splitting (each item at its dash), kept here as the reference the item-by-item reading must match.
+  const bySplitting = (value: string): Set<number> | string => {
+    const selected = new Set<number>()
+    try {
+      for (const item of value.split(',')) {
+        const [first, last] = item.split('-').map(Number) as [number, number | undefined]
+        if (last === undefined) {
+          if (!held.includes(first)) throw new ApiError(422, `year ${first} is not an exam the service holds; years available: ${held.join(', ')}`)
+          selected.add(first)
+          continue
+        }
+        if (first > last) throw new ApiError(422, `year range ${first}-${last} starts after it ends`)
+        for (const year of held) if (year >= first && year <= last) selected.add(year)
+      }
+    } catch (error) {
+      return (error as ApiError).message
+    }
+    return selected
+  }
+  const reading = (value: string): Set<number> | string => {
+    try {
+      return new Set(selectYears(value, held))
+    } catch (error) {
+      assert.ok(error instanceof ApiError && error.statusCode === 422, `a 422 for ${value}`)
+      return error.message
+    }
+  }
+  const grammar = new RegExp(YEAR_SELECTION_PATTERN)
+  const numbers = ['0', '1999', '2009', '2010', '2012', '2015', '2019', '2020', '2023', '2030', '9999999999']
+  // Every item of one year or a range of two of these numbers, and lists of up to three items.
+  const items = [...numbers, ...numbers.flatMap((first) => numbers.map((last) => `${first}-${last}`))]
+  const values = [...items, ...items.flatMap((one, at) => [`${one},${items[(at * 7) % items.length]!}`, `${items[(at * 13) % items.length]!},${one},${items[(at * 5) % items.length]!}`])]
+  for (const value of values) {
+    assert.ok(grammar.test(value), value)
+    assert.deepEqual(reading(value), bySplitting(value), value)
+  }
+  assert.deepEqual(reading('2015-2020,2009'), new Set([2015, 2019, 2020, 2009]))
 })

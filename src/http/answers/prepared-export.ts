@@ -60,8 +60,8 @@ export interface ExportSelection {
  * application, then index, null-language record first. Each body is assembled once, on first
  * request (none on the start-up path), and kept with its ETag and compressed forms. Every body's
  * gzip is assembled from its exams' deflated parts, each compressed once (./deflated-parts.ts). A
- * body of several exams that is not a whole year is their bytes one after another, tagged by their
- * tags, and compressed as a body made for one request: gzip from the exams' parts, never brotli (a
+ * body of several exams that is not a whole year is their bytes one after another, tagged by the
+ * dataset's tag and which exams it holds, and compressed as a body made for one request: gzip from the exams' parts, never brotli (a
  * client that takes br but not gzip gets it as it is).
  */
 export class PreparedExport {

@@ -199,7 +199,8 @@ export function selectYears (value: string, heldYears: readonly number[]): Reado
   const selected = new Set<number>()
   // Read item by item, without splitting: the value follows YEAR_SELECTION_PATTERN (digits, one
   // dash at most per item, commas), and a multi-year export reads one per request.
-  for (let start = 0; start < value.length;) {
+  // `<=`: an empty item (none follows the grammar) is read as the year 0, as splitting read it.
+  for (let start = 0; start <= value.length;) {
     let end = value.indexOf(',', start)
     if (end === -1) end = value.length
     const dash = value.indexOf('-', start)

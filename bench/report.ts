@@ -33,8 +33,13 @@ export function summarise (runs: RunResult[]): Summary {
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
     requests: runs.reduce((sum, run) => sum + run.requests, 0),
-    bytesPerRequest: runs.reduce((sum, run) => sum + run.bytesRead, 0) / Math.max(1, runs.reduce((sum, run) => sum + run.requests, 0))
+    bytesPerRequest: bytesPerRequest(runs)
   }
+}
+
+/** Bytes read per answer, headers included, over some runs. */
+export function bytesPerRequest (runs: readonly LoadResult[]): number {
+  return runs.reduce((sum, run) => sum + run.bytesRead, 0) / Math.max(1, runs.reduce((sum, run) => sum + run.requests, 0))
 }
 
 export interface Target {

@@ -9,7 +9,7 @@ import type { LoadResult } from './load.ts'
 import { BROWSER_ACCEPT_ENCODING, costlyRequests } from './costly-requests.ts'
 import { autocannonGenerator, wrkGenerator, type LoadGenerator } from './load-generators.ts'
 import { cpuUs, freePort, hasTaskset, rssMb, SERVER_CORE, spawnPinned, stopProcess } from './processes.ts'
-import { composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type StartUp, type WorkerComparison } from './report.ts'
+import { bytesPerRequest, composeReport, computeTargets, fmt, median, summarise, writeResults, type Machine, type RunResult, type StartUp, type WorkerComparison } from './report.ts'
 import { startCommand, startEnvironment } from './start-command.ts'
 import { uniformInt } from 'pure-rand/distribution/uniformInt'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
@@ -620,7 +620,7 @@ async function measureAgainstCeiling (loader: LoadGenerator, scenario: Scenario,
   // one machine speed; the figure is the median of the rounds' ratios.
   const ratio = median(ourRuns!.map((run, round) => run.requestsPerSecond / ceilingRuns![round]!.requestsPerSecond))
   // See Scenario's ceilingPerByte: the ceiling's cost of the same bytes, where its answers average another size than ours.
-  const perByte = (run: RunResult) => scenario.ceilingPerByte === true ? run.cpuUsPerRequest / (run.bytesRead / Math.max(1, run.requests)) : run.cpuUsPerRequest
+  const perByte = (run: RunResult) => scenario.ceilingPerByte === true ? run.cpuUsPerRequest / bytesPerRequest([run]) : run.cpuUsPerRequest
   const cpuRatio = median(ourRuns!.map((run, round) => perByte(ceilingRuns![round]!) / perByte(run)))
   // The row's CPU in its unit's, per round (each unit run right after the row's): the median of the rounds' ratios.
   const unitPaired = unit === undefined ? undefined : { name: unit.name, cpuUsPerRequest: median(unitRuns.map((run) => run.cpuUsPerRequest)), times: median(ourRuns!.map((run, round) => run.cpuUsPerRequest / unitRuns[round]!.cpuUsPerRequest)) }

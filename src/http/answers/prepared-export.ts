@@ -127,6 +127,7 @@ export class PreparedExport {
     if (selection.records !== undefined) {
       return this.#someRecords(exams, selection.records, `${key}|${selection.records.key}`, headers)
     }
+    const gzipParts = () => exams.map((exam) => this.#partOf(exam))
     if (whole || this.#keptForGood(exams, selection)) {
       let body = this.#single.get(key)
       if (body === undefined) {
@@ -134,7 +135,7 @@ export class PreparedExport {
           contentType: EXPORT_CONTENT_TYPE,
           // Megabytes of text: the best brotli level would take seconds; this one, a fraction of one.
           effort: 'fast',
-          gzipParts: () => exams.map((exam) => this.#partOf(exam)),
+          gzipParts,
           headers
         })
         this.#single.set(key, body)
@@ -152,7 +153,7 @@ export class PreparedExport {
       // Equal tags mean equal bytes: the exams' lines are the dataset's (no hash per request: bench/results.md).
       etag: `"${this.#datasetTag()}.${examSet}"`,
       effort: 'parts',
-      gzipParts: () => exams.map((exam) => this.#partOf(exam)),
+      gzipParts,
       brotli: false,
       headers,
       sharedBytes: parts.reduce((sum, part) => sum + part.length, 0)

@@ -31,21 +31,10 @@ const MATCH_ENTRY_OVERHEAD_REFERENCES = 32
  * schema's, and both must read the same.
  */
 function parametersOf (query: Readonly<Record<string, string | undefined>>, schema: { properties: object }): Record<string, string | undefined> {
+  // By name, without a list of entries per request: a one-off request (a multi-year export) reads them all.
   const parameters: Record<string, string | undefined> = {}
-  for (const name of namesOf(schema)) parameters[name] = query[name]
+  for (const name in schema.properties) parameters[name] = query[name]
   return parameters
-}
-
-/** Each schema's parameter names, listed once: a one-off request (a multi-year export) reads them all. */
-const schemaNames = new WeakMap<object, readonly string[]>()
-
-function namesOf (schema: { properties: object }): readonly string[] {
-  let names = schemaNames.get(schema)
-  if (names === undefined) {
-    names = Object.keys(schema.properties)
-    schemaNames.set(schema, names)
-  }
-  return names
 }
 
 const AREA_OF_DISCIPLINE: ReadonlyMap<string, Area> = new Map(AREAS.map((area) => [DISCIPLINE_OF_AREA[area], area]))

@@ -170,24 +170,14 @@ export function filterParameters<T extends FindingFilterTable> (filters: T): { [
  * first value that names nothing held is the 422). Parameters the table does not hold are not read.
  */
 export function readFilters (query: Readonly<Record<string, string | undefined>>, held: HeldValues, filters: FindingFilterTable = FINDING_FILTERS): QuestionFilters {
+  // By name, into one object: every one-off request reads its filters (a multi-year export among
+  // them), and a list of the table's entries and a spread per filter were made for each.
   const selected: QuestionFilters = {}
-  for (const [name, filter] of entriesOf(filters)) {
+  for (const name in filters) {
     const value = query[name]
-    if (value !== undefined) Object.assign(selected, filter.read(value, held))
+    if (value !== undefined) Object.assign(selected, filters[name]!.read(value, held))
   }
   return selected
-}
-
-/** Each table's entries, listed once: every one-off request reads its filters (a multi-year export among them). */
-const tableEntries = new WeakMap<FindingFilterTable, ReadonlyArray<readonly [string, FindingFilter]>>()
-
-function entriesOf (filters: FindingFilterTable): ReadonlyArray<readonly [string, FindingFilter]> {
-  let entries = tableEntries.get(filters)
-  if (entries === undefined) {
-    entries = Object.entries(filters)
-    tableEntries.set(filters, entries)
-  }
-  return entries
 }
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Fastify from 'fastify'
 import { ApiError } from '../../src/http/errors.ts'
-import { parseJsonText } from '../../src/http/plugins/json-body.ts'
+import { containersBeyond, parseJsonText } from '../../src/http/plugins/json-body.ts'
 
 /*
  * The app's JSON body parser against the one it replaces, Fastify's default (secure-json-parse,
@@ -44,4 +44,50 @@ const TEXTS = [
 
 test('every text gets from parseJsonText what Fastify\'s default parser gives it: the value, or its 400 message', () => {
   for (const text of TEXTS) assert.deepEqual(ourOutcome(text), fastifyOutcome(text), JSON.stringify(text).slice(0, 80))
+})
+
+/** The bound a parsed value's arrays and objects pass first, in the text's order (a value's preorder): the reference containersBeyond is held to. */
+function boundPassed (value: unknown, depth: number, count: number): 'depth' | 'count' | undefined {
+  let opened = 0
+  const visit = (node: unknown, level: number): 'depth' | 'count' | undefined => {
+    if (node === null || typeof node !== 'object') return undefined
+    if (level > depth) return 'depth'
+    if (++opened > count) return 'count'
+    for (const item of Array.isArray(node) ? node : Object.values(node)) {
+      const passed = visit(item, level + 1)
+      if (passed !== undefined) return passed
+    }
+    return undefined
+  }
+  return visit(value, 1)
+}
+
+test('containersBeyond tells the bound a text passes as its parsed value shows it, with brackets, quotes and escapes inside strings not counting', () => {
+  let seed = 7
+  // The generator's high bits: its low ones repeat with short periods.
+  const random = (below: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31; return Math.floor(seed / 2 ** 16) % below }
+  const STRINGS = ['', '[', ']{', '"', '\\', '\\"[', '}}}]]]', 'constructor', '\u00e7[']
+  // A value of at most about 400 items, some deep and narrow, some wide.
+  let budget = 0
+  const valueOf = (): unknown => {
+    const kind = budget-- > 0 ? random(6) : random(3)
+    if (kind === 0) return random(100)
+    if (kind === 1) return STRINGS[random(STRINGS.length)]
+    if (kind === 2) return null
+    const items = Array.from({ length: random(kind === 5 ? 12 : 3) }, () => valueOf())
+    return kind === 3 ? items : Object.fromEntries(items.map((item, at) => [STRINGS[at % STRINGS.length]! + String(at), item]))
+  }
+  const seen = { depth: 0, count: 0, none: 0 }
+  for (let round = 0; round < 3_000; round++) {
+    budget = random(400)
+    const value = valueOf()
+    const text = JSON.stringify(value, undefined, round % 3 === 0 ? 1 : undefined)
+    for (const [depth, count] of [[4, 20], [32, 256], [6, 3], [2, 1_000]] as const) {
+      const expected = boundPassed(value, depth, count)
+      assert.equal(containersBeyond(text, depth, count), expected, `${text.slice(0, 120)} (${depth}, ${count})`)
+      seen[expected ?? 'none']++
+    }
+  }
+  // Every outcome is met, so the comparison is not of one outcome only.
+  assert.ok(seen.depth > 100 && seen.count > 100 && seen.none > 100, JSON.stringify(seen))
 })

@@ -259,6 +259,15 @@ describe('POST /v1/scores refuses', () => {
     await assertError(await post({ year: 2023, booklet: 1191, answers: '['.repeat(100) }), 422, 'unprocessable_entity', /answers must be 45 characters/)
   })
 
+  test('a body holding more than 256 arrays and objects is a 400 before it is parsed; up to 256, the schema decides; braces in strings do not count', async () => {
+    const objects = (count: number) => Array(count).fill('{"constructor":1}').join(',')
+    for (const body of [`[${objects(900)}]`, `{"year":2023,"answers":[${objects(256)}]}`, `{"year":2023,"answers":{"1":[${'[],'.repeat(300)}[]]}}`]) {
+      await assertError(await post(body), 400, 'bad_request', /^The body holds more than 256 arrays and objects$/)
+    }
+    await assertError(await post(`[${objects(255)}]`), 400, 'bad_request', /^The body must be a JSON object, got \[\{"constructor":1\}/)
+    await assertError(await post({ year: 2023, booklet: 1191, answers: '{}'.repeat(300) }), 422, 'unprocessable_entity', /answers must be 45 characters/)
+  })
+
   test('describeValue writes a bounded prefix of any value, however deep or wide (it stringified the whole, and overflowed the stack)', () => {
     let deep: unknown = []
     for (let level = 0; level < 100_000; level++) deep = [deep]

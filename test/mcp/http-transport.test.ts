@@ -170,7 +170,7 @@ test('a client\'s refusals are logged in one short line without a stack: a moder
   }
 })
 
-test('protocol errors are the protocol\'s: a non-string protocolVersion is -32602 in one short line, not an internal error with a dump; over-deep JSON speaks of the body, not of scores', async (t) => {
+test('protocol errors are the protocol\'s: a non-string protocolVersion is -32602 in one short line, not an internal error with a dump; over-deep or over-full JSON speaks of the body, not of scores', async (t) => {
   const { request } = await build(t, { PUBLIC_URL })
   for (const protocolVersion of [5, null, { v: 1 }, ['2025-11-25']]) {
     const answer = await request(mcpRequest({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }))
@@ -180,6 +180,13 @@ test('protocol errors are the protocol\'s: a non-string protocolVersion is -3260
     assert.match(error.message, /^Invalid params: params\.protocolVersion: /)
     assert.ok(error.message.length < 200 && !error.message.includes('\n'), error.message)
   }
+  // The most arrays and objects an accepted message holds: score_answers with an exam's 180 answers.
+  const whole = await request(mcpRequest(toolCall(8, 'score_answers', { year: 2023, answers: Array.from({ length: 180 }, (_, at) => ({ index: at + 1, answer: 'A' })) })))
+  assert.equal(whole.statusCode, 200)
+  assert.equal(whole.json<{ id: number }>().id, 8)
+  const many = await request(mcpRequest(toolCall(9, 'score_answers', { year: 2023, answers: Array.from({ length: 300 }, (_, at) => ({ index: at + 1, answer: 'A' })) })))
+  assert.equal(many.statusCode, 400)
+  assert.equal(many.json<ErrorResponseBody>().error.message, 'The body holds more than 256 arrays and objects')
   const deep = await request(mcpRequest('['.repeat(40) + ']'.repeat(40)))
   assert.equal(deep.statusCode, 400)
   const { message } = deep.json<ErrorResponseBody>().error

@@ -6,10 +6,19 @@ import { ApiError } from '../errors.ts'
 export const MAX_JSON_DEPTH = 32
 
 /**
+ * Most arrays and objects a JSON body may hold in all: score_answers' 180 answers `{ index, answer }`
+ * in one MCP message are the most any accepted body holds (a scores body holds two). Making an
+ * object is most of what parsing costs (900 `{"constructor":1}` took JSON.parse about 80 µs, four
+ * single questions, where 900 numbers took 8), so a body of thousands is refused before it is parsed.
+ */
+export const MAX_JSON_CONTAINERS = 256
+
+/**
  * The one parser of request bodies: JSON (POST /v1/scores, POST /mcp), read as UTF-8 as Fastify's
- * own parser reads it (refusing `__proto__` and `constructor.prototype`), after a bound on its
- * nesting. Parsing arrays nested thousands deep, which fit in 16 KiB, cost JSON.parse tens of
- * questions' CPU for a body refused anyway; a scan refuses them first. Every other content type is 415.
+ * own parser reads it (refusing `__proto__` and `constructor.prototype`), after bounds on its
+ * nesting and on how many arrays and objects it holds. Parsing arrays nested thousands deep, or
+ * a thousand small objects, which fit in 16 KiB, cost JSON.parse several questions' CPU for a body
+ * refused anyway; a scan refuses them first. Every other content type is 415.
  */
 export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
   const parse = jsonTextParser()
@@ -28,13 +37,14 @@ export const jsonBody = fastifyPlugin(async (app: FastifyInstance) => {
 
 /**
  * How a JSON body's text is read, on either request path (this plugin's parser, the fast path's
- * POST): the nesting bound, then parseJsonText. Returns the value; throws the 400 the error handler
- * would make of Fastify's parse error (its message, as it is).
+ * POST): the bounds on nesting and on arrays and objects, then parseJsonText. Returns the value;
+ * throws the 400 the error handler would make of Fastify's parse error (its message, as it is).
  */
 export function jsonTextParser (): (text: string) => unknown {
   return (text) => {
-    const depth = nestingBeyond(text, MAX_JSON_DEPTH)
-    if (depth !== undefined) throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep`)
+    const beyond = containersBeyond(text, MAX_JSON_DEPTH, MAX_JSON_CONTAINERS)
+    if (beyond === 'depth') throw new ApiError(400, `The body nests arrays or objects more than ${MAX_JSON_DEPTH} deep`)
+    if (beyond === 'count') throw new ApiError(400, `The body holds more than ${MAX_JSON_CONTAINERS} arrays and objects`)
     return parseJsonText(text)
   }
 }
@@ -135,16 +145,19 @@ function holdsPrototypeKey (root: object): boolean {
 }
 
 /**
- * Whether a JSON text opens more than `limit` arrays or objects inside one another: the depth
- * reached past the limit, or undefined. Brackets inside strings do not count. Most texts have
- * fewer brackets than the limit in all, which is told without a scan.
+ * Which bound a JSON text's arrays and objects pass, if any: `depth` when more than `depth` are
+ * open inside one another, `count` when it opens more than `count` in all; undefined when it passes
+ * neither. Brackets inside strings do not count. Most texts have fewer brackets in all than
+ * either bound, which is told without a scan; the scan stops at the first bound passed.
  */
-export function nestingBeyond (text: string, limit: number): number | undefined {
+export function containersBeyond (text: string, depth: number, count: number): 'depth' | 'count' | undefined {
+  const fewer = Math.min(depth, count)
   let brackets = 0
-  for (let at = text.indexOf('['); at !== -1 && brackets <= limit; at = text.indexOf('[', at + 1)) brackets++
-  for (let at = text.indexOf('{'); at !== -1 && brackets <= limit; at = text.indexOf('{', at + 1)) brackets++
-  if (brackets <= limit) return undefined
-  let depth = 0
+  for (let at = text.indexOf('['); at !== -1 && brackets <= fewer; at = text.indexOf('[', at + 1)) brackets++
+  for (let at = text.indexOf('{'); at !== -1 && brackets <= fewer; at = text.indexOf('{', at + 1)) brackets++
+  if (brackets <= fewer) return undefined
+  let open = 0
+  let opened = 0
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at)
     if (code === 0x22) {
@@ -155,9 +168,10 @@ export function nestingBeyond (text: string, limit: number): number | undefined 
         else if (inner === 0x22) break
       }
     } else if (code === 0x5b || code === 0x7b) {
-      if (++depth > limit) return depth
+      if (++open > depth) return 'depth'
+      if (++opened > count) return 'count'
     } else if (code === 0x5d || code === 0x7d) {
-      depth--
+      open--
     }
   }
   return undefined

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib'
 import { loadConfig } from '../../src/config.ts'
-import { deflatePart, gzipOfParts, storedPart } from '../../src/http/answers/deflated-parts.ts'
+import { deflatePart, deflatePartFollowedBy, gzipOfParts, storedPart } from '../../src/http/answers/deflated-parts.ts'
 import { BROTLI_QUALITY, PreparedBody, partsAnswerGzip } from '../../src/http/answers/prepared-body.ts'
 import { PreparedCatalog } from '../../src/http/answers/prepared-catalog.ts'
 import { exportEntryBytes, PreparedExport } from '../../src/http/answers/prepared-export.ts'
@@ -38,6 +38,18 @@ describe('a gzip body assembled from parts', () => {
     const pieces = Array.from({ length: 300 }, (_, at) => randomBytes(at % 7 === 0 ? at % 5 : (at * 37) % 4000))
     const parts = pieces.map((piece, at) => (at % 2 === 0 ? storedPart(piece) : deflatePart(piece)))
     assert.deepEqual(gunzipSync(gzipOfParts(parts)), Buffer.concat(pieces))
+  })
+
+  test('a part followed by a separator, and the part alone from the same buffer, inflate to the bytes with and without it, in any order and with their CRC-32s', () => {
+    const comma = storedPart(Buffer.from(','))
+    const newline = storedPart(Buffer.from('\n'))
+    const pieces = Array.from({ length: 60 }, (_, at) => (at % 3 === 0 ? randomBytes((at * 53) % 3000) : Buffer.from(`{"index":${at},"text":"${'palavra '.repeat(at)}"}`)))
+    const made = pieces.map((piece, at) => deflatePartFollowedBy(piece, at % 2 === 0 ? comma : newline))
+    const parts = made.flatMap(({ part, followed }, at) => (at % 4 === 1 ? [part] : [followed, part]))
+    const expected = pieces.flatMap((piece, at) => (at % 4 === 1 ? [piece] : [piece, Buffer.from(at % 2 === 0 ? ',' : '\n'), piece]))
+    assert.deepEqual(gunzipSync(gzipOfParts(parts)), Buffer.concat(expected))
+    // The part is a view of the followed one's buffer: its bytes are not held twice.
+    for (const { part, followed } of made) assert.equal(part.deflated.buffer, followed.deflated.buffer)
   })
 })
 

@@ -41,6 +41,28 @@ export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
   return partOfDeflated(raw, ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })))
 }
 
+/** A part, and the same part followed by a separator's stored block (`{"a":1}` and `{"a":1},`). */
+export interface FollowedParts {
+  readonly part: DeflatedPart
+  readonly followed: DeflatedPart
+}
+
+/**
+ * Bytes compressed on their own as deflatePart does, and the same followed by a separator, in one
+ * buffer: the part is a view of its start. A page of 50 questions was 104 buffers to send, each
+ * question's and a comma's, and writing a buffer costs about as much in Node's streams and the
+ * kernel as copying a kilobyte (bench/results.md); the followed form halves the count at 6 bytes a part.
+ */
+export function deflatePartFollowedBy (raw: Buffer, separator: DeflatedPart, level = PART_LEVEL): FollowedParts {
+  const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })
+  const both = ownedBuffer(deflated.length + separator.deflated.length)
+  deflated.copy(both, 0)
+  separator.deflated.copy(both, deflated.length)
+  const part = partOfDeflated(raw, both.subarray(0, deflated.length))
+  const length = raw.length + separator.length
+  return { part, followed: { deflated: both, crc: (multiplyByValue(separator.shift, part.crc) ^ separator.crc) >>> 0, length, shift: crcShift(length) } }
+}
+
 /** What deflate looks back past the end of its input (zlib's MIN_LOOKAHEAD): a window this much larger than the input finds every match a full one does. */
 const LOOKAHEAD = 262
 const LARGEST_WINDOW_BITS = 15

@@ -4,7 +4,7 @@ import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzipSyn
 import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
-import { deflatePart, deflateStateFor, gzipChunksOfParts, outputChunkFor, type DeflatedPart } from './deflated-parts.ts'
+import { deflatePartFollowedBy, deflateStateFor, gzipChunksOfParts, outputChunkFor, storedPart, type DeflatedPart, type FollowedParts } from './deflated-parts.ts'
 import { ownedBytes, ownedConcat, ownedText } from '../../data/dataset/owned-bytes.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
 import type { Question } from '../../data/record-schemas.ts'
@@ -80,7 +80,7 @@ export class PreparedBody {
   #br: Buffer | undefined
   #gzip: Buffer | undefined
   #gzipChunkList: readonly Buffer[] | undefined
-  #part: DeflatedPart | undefined
+  #parts: FollowedParts | undefined
   // One field per answer, not a Map: a body is made for every first search, and most are answered once.
   #identityAnswer: PreparedAnswer | undefined
   #brAnswer: PreparedAnswer | undefined
@@ -184,7 +184,12 @@ export class PreparedBody {
    * first use and kept: a question is a part of every page that lists it.
    */
   get deflatedPart (): DeflatedPart {
-    return (this.#part ??= deflatePart(this.raw))
+    return (this.#parts ??= deflatePartFollowedBy(this.raw, COMMA_PART)).part
+  }
+
+  /** deflatedPart followed by a comma, as a list holds every item but its last: one buffer to send, not two. */
+  get listedPart (): DeflatedPart {
+    return (this.#parts ??= deflatePartFollowedBy(this.raw, COMMA_PART)).followed
   }
 
   /** This body's answer in an encoding, or its 304; made on first use and kept. */
@@ -277,6 +282,9 @@ const brotliInPool = promisify(brotliCompress)
 export function strongEtagOf (data: Buffer | string): string {
   return `"${hash('sha1', data, 'base64url')}"`
 }
+
+/** The comma between a list's items. */
+const COMMA_PART = storedPart(Buffer.from(','))
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
 /** For a body made for one request: gzip, its compression being a copy, or the bytes as they are (see CompressionEffort). */

@@ -150,10 +150,9 @@ export class PreparedCatalog {
     // Asked for only when the client takes gzip: the head is the one part made here.
     const gzipParts = (): DeflatedPart[] => {
       const deflated = [storedPart(headBytes)]
-      for (let position = 0; position < bodies.length; position++) {
-        if (position > 0) deflated.push(COMMA_PART)
-        deflated.push(bodies[position]!.deflatedPart)
-      }
+      const last = bodies.length - 1
+      for (let position = 0; position < last; position++) deflated.push(bodies[position]!.listedPart)
+      if (last >= 0) deflated.push(bodies[last]!.deflatedPart)
       deflated.push(CLOSE_PART)
       return deflated
     }
@@ -167,5 +166,4 @@ export class PreparedCatalog {
 
 const COMMA = Buffer.from(',')
 const CLOSE = Buffer.from(']}')
-const COMMA_PART = storedPart(Buffer.from(','))
 const CLOSE_PART = storedPart(CLOSE)

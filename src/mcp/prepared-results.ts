@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { Question } from '../data/record-schemas.ts'
 import { ownedConcat, ownedText } from '../data/dataset/owned-bytes.ts'
-import { deflatePart, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
+import { deflatePart, deflatePartFollowedBy, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
 import { PreparedBody } from '../http/answers/prepared-body.ts'
 import { RecentKeys } from '../http/answers/recent-keys.ts'
 import type { EndpointAnswers } from '../http/endpoints.ts'
@@ -88,13 +88,23 @@ function jsonStringContent (text: string): string {
   return JSON.stringify(text).slice(1, -1)
 }
 
-/** Bytes and, made on first use and kept, their deflated form. */
+/**
+ * Bytes and, made on first use and kept, their deflated form; with a separator, also that form
+ * followed by it, in the same buffer (a list writes one buffer per item, not two: deflatePartFollowedBy).
+ */
 class Part {
   #deflated: DeflatedPart | undefined
-  constructor (readonly raw: Buffer) {}
+  #followed: DeflatedPart | undefined
+  constructor (readonly raw: Buffer, readonly separator?: DeflatedPart) {}
   get deflated (): DeflatedPart {
     this.makeDeflated()
     return this.#deflated!
+  }
+
+  /** The deflated form followed by the separator. */
+  get followed (): DeflatedPart {
+    this.makeDeflated()
+    return this.#followed!
   }
 
   get deflatedMade (): boolean {
@@ -103,7 +113,14 @@ class Part {
 
   /** Makes the deflated form now, if it is not made. */
   makeDeflated (): void {
-    this.#deflated ??= deflatePart(this.raw)
+    if (this.#deflated !== undefined) return
+    if (this.separator === undefined) {
+      this.#deflated = deflatePart(this.raw)
+      return
+    }
+    const { part, followed } = deflatePartFollowedBy(this.raw, this.separator)
+    this.#deflated = part
+    this.#followed = followed
   }
 }
 
@@ -300,12 +317,14 @@ export class PreparedResults {
         const deflated = (): DeflatedPart[] => {
           const list = [TEXT_OPEN_PART, storedPart(headingBytes)]
           if (parts.length === 0) list.push(NONE_PART)
-          for (const part of parts) list.push(SEPARATOR_PART, part.text.deflated)
+          // A separator before each text is one before the first and one after each but the last.
+          const last = parts.length - 1
+          if (last >= 0) list.push(SEPARATOR_PART)
+          for (let at = 0; at < last; at++) list.push(parts[at]!.text.followed)
+          if (last >= 0) list.push(parts[last]!.text.deflated)
           list.push(TEXT_CLOSE_PART, storedPart(headBytes))
-          for (let at = 0; at < parts.length; at++) {
-            if (at > 0) list.push(COMMA_PART)
-            list.push(parts[at]!.json.deflated)
-          }
+          for (let at = 0; at < last; at++) list.push(parts[at]!.json.followed)
+          if (last >= 0) list.push(parts[last]!.json.deflated)
           list.push(LIST_CLOSE_PART)
           return list
         }
@@ -320,8 +339,8 @@ export class PreparedResults {
     let parts = cache.get(question)
     if (parts === undefined) {
       parts = new QuestionParts(
-        new Part(ownedText(JSON.stringify(reveal ? question : withoutKey(question)))),
-        new Part(ownedText(jsonStringContent(questionText(question, labels, reveal))))
+        new Part(ownedText(JSON.stringify(reveal ? question : withoutKey(question))), COMMA_PART),
+        new Part(ownedText(jsonStringContent(questionText(question, labels, reveal))), SEPARATOR_PART)
       )
       cache.set(question, parts)
     }

@@ -235,7 +235,8 @@ export class PreparedExport {
     const bodies = exams.flatMap((exam) => exam.questions.filter(records.matches)).map((question) => this.#prepared.question(question))
     const body = new PreparedBody(bodies.flatMap((line) => [line.raw, NEWLINE]), {
       contentType: EXPORT_CONTENT_TYPE,
-      etag: strongEtagOf(`${key}|${bodies.map((line) => line.etag).join('')}`),
+      // One join, not additions: see PreparedCatalog.list.
+      etag: strongEtagOf([key, '|', ...bodies.map((line) => line.etag)].join('')),
       effort: 'parts',
       gzipParts: () => bodies.flatMap((line) => [line.deflatedPart, NEWLINE_PART]),
       brotli: false,

@@ -85,16 +85,20 @@ test('a list made for a request is its questions\' own bytes: sent as parts, nev
   const questions = catalog.listExams()[0]!.questions.slice(0, 5)
   const assembled = prepared.list('{"seed":7,"questions":[', questions, { effort: 'parts' })
   const expected = Buffer.from(`{"seed":7,"questions":[${questions.map((question) => JSON.stringify(question)).join(',')}]}`)
-  const shared = questions.reduce((sum, question) => sum + prepared.question(question).byteLength, 0)
+  // Every question but the last is sent with its comma, from its own buffer (PreparedBody.listedRaw).
+  const shared = questions.reduce((sum, question) => sum + prepared.question(question).byteLength, 0) + questions.length - 1
   assert.equal(assembled.byteLength, expected.length)
   assert.equal(assembled.sharedBytes, shared)
-  // Its head, commas and close, and a reference per part (head, questions, commas, close).
-  assert.equal(assembled.ownBytes, expected.length - shared + 16 * (2 * questions.length + 1))
+  // Its head and close, and a reference per part (head, questions, close).
+  assert.equal(assembled.ownBytes, expected.length - shared + 16 * (questions.length + 2))
   assert.equal(assembled.keptBytes, 2 * assembled.ownBytes)
   const identity = assembled.answer('identity').payload
   assert.ok(Array.isArray(identity), 'identity is sent as parts')
   // Each question's part is the very buffer of its prepared body, not a copy.
-  for (const question of questions) assert.ok((identity as Buffer[]).includes(prepared.question(question).raw))
+  for (const [at, question] of questions.entries()) {
+    const body = prepared.question(question)
+    assert.ok((identity as Buffer[]).includes(at === questions.length - 1 ? body.raw : body.listedRaw))
+  }
   assert.deepEqual(Buffer.concat(identity as Buffer[]), expected)
   assert.deepEqual(assembled.raw, expected)
   const gzip = assembled.answer('gzip').payload

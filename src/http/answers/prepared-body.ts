@@ -5,7 +5,7 @@ import { Negotiator } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_CONTENT_TYPE } from '../response-headers.ts'
 import { deflatePartFollowedBy, deflateStateFor, gzipChunksOfParts, outputChunkFor, storedPart, type DeflatedPart, type FollowedParts } from './deflated-parts.ts'
-import { ownedBytes, ownedConcat, ownedText } from '../../data/dataset/owned-bytes.ts'
+import { ownedBuffer, ownedBytes, ownedConcat, ownedText } from '../../data/dataset/owned-bytes.ts'
 import { StartUpCache, cacheKey } from '../../data/dataset/start-up-cache.ts'
 import type { Question } from '../../data/record-schemas.ts'
 
@@ -57,6 +57,8 @@ const CHUNKED_GZIP_MIN_BYTES = 1024 * 1024
 export class PreparedBody {
   /** When made from parts (a multi-year export): the parts, until `raw` is first asked for. */
   #rawParts: readonly Buffer[] | undefined
+  /** Of a body made by listedJson: its bytes followed by a comma, `raw` being a view of them. */
+  #listedRaw: Buffer | undefined
   #raw: Buffer | undefined
   /** Length of `raw`, known without joining its parts. */
   readonly byteLength: number
@@ -129,6 +131,22 @@ export class PreparedBody {
   }
 
   /**
+   * PreparedBody.json of an item that lists hold (a question), its bytes kept followed by a comma:
+   * `raw` is a view of them without it, `listedRaw` the whole, so a list sends one buffer per item.
+   * @example PreparedBody.listedJson({ a: 1 }).listedRaw.toString() === '{"a":1},'
+   */
+  static listedJson (value: unknown, effort: CompressionEffort = 'max'): PreparedBody {
+    const text = JSON.stringify(value)
+    const length = Buffer.byteLength(text)
+    const listed = ownedBuffer(length + 1)
+    listed.write(text)
+    listed[length] = COMMA[0]!
+    const body = new PreparedBody(listed.subarray(0, listed.length - 1), { effort })
+    body.#listedRaw = listed
+    return body
+  }
+
+  /**
    * The bytes keeping this body holds that nothing else holds: its length, less what it shares
    * (plus a reference per part); its compressed forms come on top, smaller than its bytes.
    */
@@ -144,6 +162,11 @@ export class PreparedBody {
    */
   get keptBytes (): number {
     return this.ownBytes * 2
+  }
+
+  /** The body's bytes followed by a comma, as a list holds every item but its last: kept by listedJson's bodies, made anew for any other. */
+  get listedRaw (): Buffer {
+    return this.#listedRaw ?? ownedConcat([this.raw, COMMA], this.byteLength + 1)
   }
 
   /** The bytes of the body, uncompressed (of a body that shares its bytes: joined anew, for the rare caller that needs one buffer). */
@@ -284,7 +307,8 @@ export function strongEtagOf (data: Buffer | string): string {
 }
 
 /** The comma between a list's items. */
-const COMMA_PART = storedPart(Buffer.from(','))
+const COMMA = Buffer.from(',')
+const COMMA_PART = storedPart(COMMA)
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
 /** For a body made for one request: gzip, its compression being a copy, or the bytes as they are (see CompressionEffort). */

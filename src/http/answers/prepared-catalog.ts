@@ -91,7 +91,7 @@ export class PreparedCatalog {
   question (question: Question): PreparedBody {
     let body = this.#questions.get(question)
     if (body === undefined) {
-      body = PreparedBody.json(question)
+      body = PreparedBody.listedJson(question)
       this.#questions.set(question, body)
     }
     return body
@@ -140,19 +140,20 @@ export class PreparedCatalog {
     const headBytes = ownedText(head)
     const parts: Buffer[] = [headBytes]
     let sharedBytes = 0
-    for (let position = 0; position < items.length; position++) {
+    // Every item but the last as its bytes followed by a comma, one buffer (see PreparedBody.listedRaw).
+    const last = items.length - 1
+    for (let position = 0; position <= last; position++) {
       const body = this.question(items[position]!)
       bodies.push(body)
       tags.push(body.etag)
-      if (position > 0) parts.push(COMMA)
-      parts.push(body.raw)
-      sharedBytes += body.byteLength
+      const part = position < last ? body.listedRaw : body.raw
+      parts.push(part)
+      sharedBytes += part.length
     }
     parts.push(CLOSE)
     // Asked for only when the client takes gzip: the head is the one part made here.
     const gzipParts = (): DeflatedPart[] => {
       const deflated = [storedPart(headBytes)]
-      const last = bodies.length - 1
       for (let position = 0; position < last; position++) deflated.push(bodies[position]!.listedPart)
       if (last >= 0) deflated.push(bodies[last]!.deflatedPart)
       deflated.push(CLOSE_PART)
@@ -166,6 +167,5 @@ export class PreparedCatalog {
   }
 }
 
-const COMMA = Buffer.from(',')
 const CLOSE = Buffer.from(']}')
 const CLOSE_PART = storedPart(CLOSE)

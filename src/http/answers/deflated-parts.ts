@@ -50,8 +50,8 @@ export interface FollowedParts {
 /**
  * Bytes compressed on their own as deflatePart does, and the same followed by a separator, in one
  * buffer: the part is a view of its start. A page of 50 questions was 104 buffers to send, each
- * question's and a comma's, and writing a buffer costs about as much in Node's streams and the
- * kernel as copying a kilobyte (bench/results.md); the followed form halves the count at 6 bytes a part.
+ * question's and a comma's, and each buffer written costs about a quarter of a microsecond in
+ * Node's streams and the kernel (bench/results.md); the followed form halves the count at 6 bytes a part.
  */
 export function deflatePartFollowedBy (raw: Buffer, separator: DeflatedPart, level = PART_LEVEL): FollowedParts {
   const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })

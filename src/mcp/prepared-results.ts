@@ -101,10 +101,11 @@ class Part {
     return this.#deflated!
   }
 
-  /** The deflated form followed by the separator. */
+  /** The deflated form followed by the separator (a part made without one has none). */
   get followed (): DeflatedPart {
     this.makeDeflated()
-    return this.#followed!
+    if (this.#followed === undefined) throw new Error('a part made without a separator has no followed form')
+    return this.#followed
   }
 
   get deflatedMade (): boolean {

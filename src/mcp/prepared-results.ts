@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache'
 import type { Question } from '../data/record-schemas.ts'
 import { ownedConcat, ownedText } from '../data/dataset/owned-bytes.ts'
 import { deflatePart, deflatePartFollowedBy, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
-import { PreparedBody } from '../http/answers/prepared-body.ts'
+import { COMMA, COMMA_PART, PreparedBody } from '../http/answers/prepared-body.ts'
 import { RecentKeys } from '../http/answers/recent-keys.ts'
 import type { EndpointAnswers } from '../http/endpoints.ts'
 import type { ToolArguments } from './argument-kinds.ts'
@@ -70,13 +70,11 @@ const RESULT_CLOSE_PART: Readonly<Record<Era, DeflatedPart>> = { legacy: storedP
 /** The bytes of a text result up to its text, and between its text and its structured content. */
 const TEXT_OPEN = Buffer.from('{"content":[{"type":"text","text":"')
 const TEXT_CLOSE = Buffer.from('"}],"structuredContent":')
-const COMMA = Buffer.from(',')
 const LIST_CLOSE = Buffer.from(']}')
 const SEPARATOR = ownedText(jsonStringContent(QUESTION_SEPARATOR))
 const NONE = ownedText(jsonStringContent(NO_QUESTIONS))
 const TEXT_OPEN_PART = storedPart(TEXT_OPEN)
 const TEXT_CLOSE_PART = storedPart(TEXT_CLOSE)
-const COMMA_PART = storedPart(COMMA)
 const LIST_CLOSE_PART = storedPart(LIST_CLOSE)
 const SEPARATOR_PART = storedPart(SEPARATOR)
 const NONE_PART = storedPart(NONE)

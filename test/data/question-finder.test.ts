@@ -234,6 +234,51 @@ describe('search', () => {
     }
   })
 
+  test('a page of a search is that slice of its list, under every kind of filter, for words most records hold and words few do', () => {
+    const byHolders = [...recordsByWord].filter(([word]) => /\p{L}/u.test(word)).sort((a, b) => b[1].size - a[1].size || (a[0] < b[0] ? -1 : 1))
+    const common = byHolders.slice(0, 4).map(([word]) => word)
+    const middling = byHolders[Math.floor(byHolders.length / 50)]![0]
+    const texts = [common[0]!, common.join(' '), `"${common[0]} ${common[1]}"`, middling]
+    const years = [...new Set(listing.map((question) => question.year))].sort((a, b) => a - b)
+    const skillOf = (question: Question) => question.inep === null || question.inep.skill === null ? null : `${question.inep.area}-H${question.inep.skill}`
+    const skills = [...new Set(listing.map(skillOf).filter((code) => code !== null))].sort().slice(0, 3)
+    const difficulties = listing.map((question) => question.inep?.difficulty).filter((value) => typeof value === 'number').sort((a, b) => a - b)
+    const median = difficulties[Math.floor(difficulties.length / 2)] ?? 500
+    const filterSets: QuestionFilters[] = [
+      {},
+      { years: new Set(years.slice(0, Math.ceil(years.length / 2))) },
+      { discipline: listing[0]!.discipline },
+      { hasImages: true, years: new Set([years.at(-1)!]) },
+      { skills: new Set(skills) },
+      { difficulty: [median, Number.POSITIVE_INFINITY] },
+      { difficulty: [Number.NEGATIVE_INFINITY, median], annulled: false, language: finder.languages[0] }
+    ]
+    // What a filter set keeps, from the records alone: the view and the filters expectedWithoutSearch knows, then skills and difficulty.
+    const keeps = (filters: QuestionFilters) => {
+      const kept = new Set(expectedWithoutSearch(filters))
+      return (question: Question) => kept.has(question) &&
+        (filters.skills === undefined || filters.skills.has(skillOf(question) ?? '')) &&
+        (filters.difficulty === undefined || (typeof question.inep?.difficulty === 'number' && question.inep.difficulty >= filters.difficulty[0] && question.inep.difficulty <= filters.difficulty[1]))
+    }
+    let nonEmpty = 0
+    for (const text of texts) {
+      for (const filters of filterSets) {
+        const withSearch = { ...filters, search: search(text) }
+        const all = finder.find(withSearch)
+        // The search's own order, less what the filters drop (the view included: a search alone reads every record).
+        const kept = keeps(filters)
+        assert.deepEqual(all.map(label), new QuestionSearch(listing).search(search(text)).map((hit) => listing[hit.position]!).filter(kept).map(label), `${text} ${JSON.stringify(filters, (_key, value: unknown) => value instanceof Set ? [...value] : value)}`)
+        if (all.length > 0) nonEmpty++
+        for (const [offset, limit] of [[0, 50], [3, 7], [Math.max(0, all.length - 2), 50]] as const) {
+          const page = finder.findPage(withSearch, offset, limit)
+          assert.equal(page.total, all.length)
+          assert.deepEqual(page.items.map(label), all.slice(offset, offset + limit).map(label), `${text} at ${offset}`)
+        }
+      }
+    }
+    assert.ok(nonEmpty >= filterSets.length * 2, `most searches find something (${nonEmpty})`)
+  })
+
   test('a text with no word has no query; phrases and words normalize alike', () => {
     assert.equal(parseSearchQuery('+++ "" ...'), null)
     assert.equal(parseSearchQuery('ÁGUA Fotossíntese')!.normalized, parseSearchQuery('fotossintese   agua')!.normalized)

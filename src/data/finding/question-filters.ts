@@ -2,27 +2,68 @@ import type { Application } from '../exam-key.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
 import type { SearchQuery } from './question-search.ts'
 import { recordSkill } from '../skills/skill-code.ts'
+import { addPosition, emptyPositionSet, positionSetWhere, uniteInto, type PositionSet } from './position-set.ts'
 
 /*
- * What QuestionFinder selects by, each filter defined once: how it tests a record (RECORD_FILTERS),
+ * What QuestionFinder selects by, each filter defined once: which records a value keeps (RECORD_FILTERS),
  * and, derived from the filter object itself, the key under which a selection is kept
  * (filtersKey). A filter added to QuestionFilters without a test here does not compile, and one
  * that reaches QuestionFinder.find without a test throws: no filter can be silently ignored by the
  * match or left out of the key.
  */
 
-/** A filter that keeps or drops each record on its own, for a value. */
+/**
+ * A filter that keeps or drops each record on its own, for a value: prepared once, when the finder
+ * is built, into what answers the set of the records a value keeps (by position, in the finder's
+ * listing order). The finder ANDs the sets of a request's filters, and a search reads that one set
+ * (./position-set.ts): no test of a record runs per request.
+ */
 export interface RecordFilter<V> {
-  /**
-   * Reads what it needs from the records once, when the finder is built, and returns the test of
-   * the record at a position (in the finder's listing order) against a value of the filter.
-   */
-  readonly prepare: (records: readonly Question[]) => (position: number, value: V) => boolean
+  /** The records a value keeps, as a set only read (the same set may be answered for every request). */
+  readonly prepare: (records: readonly Question[]) => (value: V) => PositionSet
 }
 
-/** Types a RecordFilter by the value it takes. */
+/**
+ * A RecordFilter from a test of the record at a position against a value: the set of a value is
+ * made by testing every record, for each request that sets the filter. For a filter with few
+ * values, keyedFilter makes each value's set once.
+ */
 export function recordFilter<V> (prepare: (records: readonly Question[]) => (position: number, value: V) => boolean): RecordFilter<V> {
-  return { prepare }
+  return {
+    prepare: (records) => {
+      const test = prepare(records)
+      return (value) => positionSetWhere(records.length, (position) => test(position, value))
+    }
+  }
+}
+
+/**
+ * A RecordFilter that keeps the records whose key (`keyOf`; null: none) is the value, or one of the
+ * values of a set: each key's set is made once, a set of keys is their union.
+ */
+function keyedFilter<K, V extends K | ReadonlySet<K>> (keyOf: (record: Question) => K | null): RecordFilter<V> {
+  return {
+    prepare: (records) => {
+      const byKey = new Map<K, PositionSet>()
+      records.forEach((record, position) => {
+        const key = keyOf(record)
+        if (key === null) return
+        let set = byKey.get(key)
+        if (set === undefined) byKey.set(key, set = emptyPositionSet(records.length))
+        addPosition(set, position)
+      })
+      const none = emptyPositionSet(records.length)
+      return (value) => {
+        if (!(value instanceof Set)) return byKey.get(value as K) ?? none
+        const united = emptyPositionSet(records.length)
+        for (const key of value as ReadonlySet<K>) {
+          const set = byKey.get(key)
+          if (set !== undefined) uniteInto(united, set)
+        }
+        return united
+      }
+    }
+  }
 }
 
 /**
@@ -46,37 +87,49 @@ export function hasImages (question: Question): boolean {
 /** A closed range of difficulties on the score scale; an open end is −Infinity or Infinity. */
 export type DifficultyRange = readonly [min: number, max: number]
 
-/** The filters that test each record on its own, by the name they have in QuestionFilters. */
+/** The filters that keep or drop each record on its own, by the name they have in QuestionFilters. */
 export const RECORD_FILTERS = {
   /** Exams to include. */
-  years: recordFilter<ReadonlySet<number>>((records) => {
-    const years = Uint32Array.from(records, (record) => record.year)
-    return (position, value) => value.has(years[position]!)
-  }),
+  years: keyedFilter<number, ReadonlySet<number>>((record) => record.year),
   /** Exams to include by application. */
-  applications: recordFilter<ReadonlySet<Application>>((records) => (position, value) => value.has(records[position]!.application)),
-  discipline: recordFilter<string>((records) => (position, value) => records[position]!.discipline === value),
-  hasImages: recordFilter<boolean>((records) => {
-    const flags = Uint8Array.from(records, (record) => (hasImages(record) ? 1 : 0))
-    return (position, value) => (flags[position] === 1) === value
-  }),
-  annulled: recordFilter<boolean>((records) => (position, value) => isAnnulled(records[position]!) === value),
+  applications: keyedFilter<Application, ReadonlySet<Application>>((record) => record.application),
+  discipline: keyedFilter<string, string>((record) => record.discipline),
+  hasImages: keyedFilter<boolean, boolean>(hasImages),
+  annulled: keyedFilter<boolean, boolean>(isAnnulled),
   /** Skill codes (`CN-H17`, upper case); a record without a skill matches none. */
-  skills: recordFilter<ReadonlySet<string>>((records) => {
-    const codes = records.map(recordSkill)
-    return (position, value) => {
-      const code = codes[position]
-      return code !== null && code !== undefined && value.has(code)
-    }
-  }),
+  skills: keyedFilter<string, ReadonlySet<string>>(recordSkill),
   /** `inep.difficulty` within the range, ends included; a record without one matches no range. */
-  difficulty: recordFilter<DifficultyRange>((records) => {
-    const difficulties = Float64Array.from(records, (record) => record.inep?.difficulty ?? Number.NaN)
-    return (position, [min, max]) => {
-      const difficulty = difficulties[position]!
-      return difficulty >= min && difficulty <= max
+  difficulty: { prepare: difficultiesWithin } satisfies RecordFilter<DifficultyRange>
+}
+
+/**
+ * The records whose difficulty is within a range: from the records in ascending difficulty, those
+ * between the range's ends, found by halving. A record without a difficulty is in none.
+ */
+function difficultiesWithin (records: readonly Question[]): (range: DifficultyRange) => PositionSet {
+  const rated = records.flatMap((record, position) => {
+    const difficulty = record.inep?.difficulty
+    return difficulty === null || difficulty === undefined ? [] : [{ position, difficulty }]
+  }).sort((a, b) => a.difficulty - b.difficulty)
+  const difficulties = Float64Array.from(rated, (entry) => entry.difficulty)
+  const positions = Uint32Array.from(rated, (entry) => entry.position)
+  /** The first place whose difficulty is `least` or more (`inclusive`), or more than `least` (not). */
+  const firstFrom = (least: number, inclusive: boolean): number => {
+    let low = 0
+    let high = difficulties.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (inclusive ? difficulties[middle]! < least : difficulties[middle]! <= least) low = middle + 1
+      else high = middle
     }
-  })
+    return low
+  }
+  return ([min, max]) => {
+    const set = emptyPositionSet(records.length)
+    const end = firstFrom(max, false)
+    for (let at = firstFrom(min, true); at < end; at++) addPosition(set, positions[at]!)
+    return set
+  }
 }
 
 /** Any table of record filters by name (RECORD_FILTERS, or a test's own with one more). */

@@ -3,6 +3,7 @@ import type { Question } from '../record-schemas.ts'
 import { QuestionSearch, type IndexOrigin, type SearchQuery } from './question-search.ts'
 import type { StartUpCache } from '../dataset/start-up-cache.ts'
 import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
+import { addPosition, emptyPositionSet, hasPosition, intersectInto, type PositionSet } from './position-set.ts'
 
 export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.ts'
 
@@ -14,12 +15,14 @@ export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.
 export class QuestionFinder {
   /** Every record of every exam, in listing order. */
   readonly #records: readonly Question[]
-  /** The test of each record filter, by name (see ./question-filters.ts). */
-  readonly #recordTests: ReadonlyMap<string, (position: number, value: never) => boolean>
+  /** The records a value of each record filter keeps, by the filter's name (see ./question-filters.ts). */
+  readonly #recordSets: ReadonlyMap<string, (value: never) => PositionSet>
   /** Positions of each language's views, one exam after another; '' for the default views. */
   readonly #viewPositions = new Map<string, Uint32Array>()
-  /** The same views as membership flags by position, for search hits. */
-  readonly #inView = new Map<string, Uint8Array>()
+  /** The same views as sets of positions, for search hits. */
+  readonly #inView = new Map<string, PositionSet>()
+  /** The set a request's filters keep (#passing), made anew in place for each: a request is answered before the next is read. */
+  readonly #passing: PositionSet
   readonly #search: QuestionSearch
   /** Each record's position in #records. */
   readonly #positionOf: ReadonlyMap<Question, number>
@@ -37,7 +40,8 @@ export class QuestionFinder {
     }
     this.#records = records
     this.#positionOf = positionOf
-    this.#recordTests = new Map(Object.entries(recordFilters).map(([name, filter]) => [name, filter.prepare(records)]))
+    this.#recordSets = new Map(Object.entries(recordFilters).map(([name, filter]) => [name, filter.prepare(records)]))
+    this.#passing = emptyPositionSet(records.length)
 
     const languages = new Set(exams.flatMap((exam) => exam.languageSlugs))
     for (const language of ['', ...languages]) {
@@ -51,8 +55,8 @@ export class QuestionFinder {
         for (const question of view) positions.push(positionOf.get(question)!)
       }
       this.#viewPositions.set(language, Uint32Array.from(positions))
-      const inView = new Uint8Array(records.length)
-      for (const position of positions) inView[position] = 1
+      const inView = emptyPositionSet(records.length)
+      for (const position of positions) addPosition(inView, position)
       this.#inView.set(language, inView)
     }
     this.#search = new QuestionSearch(records)
@@ -79,23 +83,26 @@ export class QuestionFinder {
   }
 
   /**
-   * The test of a position against every record filter `filters` sets. Throws on a filter it has
-   * no test for, rather than ignoring it.
+   * The positions that pass every record filter `filters` sets, and are in `view` when one is given:
+   * #passing, made anew (to be read before the next call), or the view itself when no record filter
+   * is set. Throws on a filter it has no set for, rather than ignoring it.
    */
-  #recordTest (filters: QuestionFilters): (position: number) => boolean {
-    const tests: Array<(position: number, value: never) => boolean> = []
-    const values: never[] = []
-    for (const [name, value] of Object.entries(filters)) {
+  #passingSet (filters: QuestionFilters, view?: PositionSet): PositionSet | undefined {
+    let passing: PositionSet | undefined = view
+    for (const name in filters) {
+      const value = (filters as Readonly<Record<string, unknown>>)[name]
       if (value === undefined || VIEW_FILTERS.has(name)) continue
-      const test = this.#recordTests.get(name)
-      if (test === undefined) throw new Error(`QuestionFinder has no record filter named ${name}`)
-      tests.push(test)
-      values.push(value as never)
+      const setOf = this.#recordSets.get(name)
+      if (setOf === undefined) throw new Error(`QuestionFinder has no record filter named ${name}`)
+      const kept = setOf(value as never)
+      if (passing === this.#passing) intersectInto(this.#passing, kept)
+      else {
+        this.#passing.set(kept)
+        if (passing !== undefined) intersectInto(this.#passing, passing)
+        passing = this.#passing
+      }
     }
-    return (position) => {
-      for (let filter = 0; filter < tests.length; filter++) if (!tests[filter]!(position, values[filter]!)) return false
-      return true
-    }
+    return passing
   }
 
   /**
@@ -104,10 +111,11 @@ export class QuestionFinder {
    * language variant. A record the finder was not built from passes nothing.
    */
   recordMatcher (filters: QuestionFilters): (question: Question) => boolean {
-    const passes = this.#recordTest(filters)
+    // A copy: the matcher outlives the next request's #passing.
+    const passing = this.#passingSet(filters)?.slice()
     return (question) => {
       const position = this.#positionOf.get(question)
-      return position !== undefined && passes(position)
+      return position !== undefined && (passing === undefined || hasPosition(passing, position))
     }
   }
 
@@ -118,16 +126,15 @@ export class QuestionFinder {
   find (filters: QuestionFilters): Question[] {
     const positions = this.#viewPositions.get(filters.language ?? '')
     if (positions === undefined) return []
-    const passes = this.#recordTest(filters)
+    const found: Question[] = []
     if (filters.search === undefined) {
-      const found: Question[] = []
-      for (const position of positions) if (passes(position)) found.push(this.#records[position]!)
+      const passing = this.#passingSet(filters)
+      for (const position of positions) if (passing === undefined || hasPosition(passing, position)) found.push(this.#records[position]!)
       return found
     }
-    const inView = this.#inView.get(filters.language ?? '')!
-    const found: Question[] = []
+    const passing = this.#passingSet(filters, this.#inView.get(filters.language ?? ''))!
     for (const hit of this.#search.search(filters.search)) {
-      if (inView[hit.position] === 1 && passes(hit.position)) found.push(this.#records[hit.position]!)
+      if (hasPosition(passing, hit.position)) found.push(this.#records[hit.position]!)
     }
     return found
   }
@@ -143,8 +150,7 @@ export class QuestionFinder {
     }
     const inView = this.#inView.get(filters.language ?? '')
     if (inView === undefined) return { total: 0, items: [] }
-    const passes = this.#recordTest(filters)
-    const { total, hits } = this.#search.searchRange(filters.search, (position) => inView[position] === 1 && passes(position), offset, limit)
+    const { total, hits } = this.#search.searchRange(filters.search, this.#passingSet(filters, inView)!, offset, limit)
     return { total, items: hits.map((hit) => this.#records[hit.position]!) }
   }
 }

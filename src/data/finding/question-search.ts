@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { StartUpCache, cacheKey } from '../dataset/start-up-cache.ts'
 import { MARKDOWN_IMAGE, type Question } from '../record-schemas.ts'
-import { SEARCH_INDEX_KIND, bitWordsFor, buildSearchIndex, denseKeysOf, placeOf, searchIndexFromBytes, type DenseKey, type SearchIndexParts } from './search-index.ts'
+import { SEARCH_INDEX_KIND, buildSearchIndex, denseKeysOf, placeOf, searchIndexFromBytes, type DenseKey, type SearchIndexParts } from './search-index.ts'
 import { foldedWords, wordKey } from './search-words.ts'
+import { bitWordsFor, hasPosition, intersectInto, type PositionSet } from './position-set.ts'
 
 /** Longest `q`, in characters: longer is refused, not cut. */
 export const SEARCH_TEXT_MAX_LENGTH = 200
@@ -80,11 +81,10 @@ function byRelevance (a: SearchHit, b: SearchHit): number {
   return a.position === b.position ? 0 : a.position < b.position ? -1 : 1
 }
 
-/** The phrase check of a query without phrases, and the filter of a search without filters. */
+/** The phrase check of a query without phrases. */
 function holdsAll (): boolean {
   return true
 }
-const acceptAll = holdsAll
 
 /**
  * Below this many records the index is built on the spot, before listening: a worker thread's
@@ -265,20 +265,20 @@ export class QuestionSearch {
 
   /** Every record holding every key of the query (and its phrases), best first; ties by position. */
   search (query: SearchQuery): SearchHit[] {
-    const total = this.#collect(query, acceptAll)
+    const total = this.#collect(query, undefined)
     const hits: SearchHit[] = []
     for (let i = 0; i < total; i++) hits.push({ position: this.#foundPositions[i]!, score: this.#foundScores[i]! })
     return hits.sort(byRelevance)
   }
 
   /**
-   * The matches `accept` lets through, as `search` orders them: how many there are, and those at
+   * The matches at the positions `accept` holds, as `search` orders them: how many there are, and those at
    * ranks `skip` to `skip + count` (best first, ties by position), the same as slicing the list
    * `search` gives once filtered. Only those ranks are put in order: a bounded heap keeps the best
    * `skip + count` while the matches are walked, so a page of a search of words most questions
    * hold costs a pass over its matches, not a sort of them, nor an object for each.
    */
-  searchRange (query: SearchQuery, accept: (position: number) => boolean, skip: number, count: number): { total: number, hits: SearchHit[] } {
+  searchRange (query: SearchQuery, accept: PositionSet, skip: number, count: number): { total: number, hits: SearchHit[] } {
     const total = this.#collect(query, accept)
     const positions = this.#foundPositions
     const scores = this.#foundScores
@@ -316,10 +316,10 @@ export class QuestionSearch {
   }
 
   /**
-   * Walks the query's matches that `accept` lets through into #foundPositions and #foundScores
-   * (in ascending position), and answers how many there are.
+   * Walks the query's matches at the positions `accept` holds (all, when undefined) into
+   * #foundPositions and #foundScores (in ascending position), and answers how many there are.
    */
-  #collect (query: SearchQuery, accept: (position: number) => boolean): number {
+  #collect (query: SearchQuery, accept: PositionSet | undefined): number {
     const index = this.#built()
     const { starts, positions, scores } = index
     if (query.keys.length === 0) return 0
@@ -345,11 +345,10 @@ export class QuestionSearch {
     // Indexes, not for-of: these loops run for every holder of the rarest key.
     for (let i = rarest.start; i < rarest.end; i++) {
       const position = positions[i]!
-      // The filters before the other keys: a filter costs a lookup, each other key a search in its
-      // run (words most records hold are the costly searches, and a year range or a discipline
-      // passes a fraction of their holders). Skipped holders leave the other runs' places behind:
-      // the gallop from there costs the log of the distance.
-      if (!accept(position)) continue
+      // The filters before the other keys: a filter costs a bit's read, each other key a search in
+      // its run (a year range or a discipline passes a fraction of the holders). Skipped holders
+      // leave the other runs' places behind: the gallop from there costs the log of the distance.
+      if (accept !== undefined && !hasPosition(accept, position)) continue
       let score = scores[i]!
       let other = 1
       for (; other < runs.length; other++) {
@@ -383,15 +382,15 @@ export class QuestionSearch {
   /**
    * #collect when every key of the query is dense: the records holding them all are the AND of
    * their bits, walked in ascending position; each one's score, the sum of its keys' scores in the
-   * order of `runs` (the rarest key's first, as #collect adds them), read by rank.
+   * order of `runs` (the rarest key's first, as #collect adds them), read by rank. The filters are
+   * ANDed in too: these searches' holders are thousands, and a test of each cost more than the
+   * whole AND (bench/results.md, issue 45).
    */
-  #collectDense (runs: readonly Run[], scores: Float64Array, accept: (position: number) => boolean, holdsPhrases: (position: number) => boolean): number {
+  #collectDense (runs: readonly Run[], scores: Float64Array, accept: PositionSet | undefined, holdsPhrases: (position: number) => boolean): number {
     const common = this.#commonHolders
     common.set(runs[0]!.dense!.holders)
-    for (let other = 1; other < runs.length; other++) {
-      const holders = runs[other]!.dense!.holders
-      for (let word = 0; word < common.length; word++) common[word]! &= holders[word]!
-    }
+    for (let other = 1; other < runs.length; other++) intersectInto(common, runs[other]!.dense!.holders)
+    if (accept !== undefined) intersectInto(common, accept)
     const foundPositions = this.#foundPositions
     const foundScores = this.#foundScores
     let found = 0
@@ -401,7 +400,6 @@ export class QuestionSearch {
         const lowest = bits & -bits
         bits ^= lowest
         const position = (word << 5) | (31 - Math.clz32(lowest))
-        if (!accept(position)) continue
         let score = 0
         for (let at = 0; at < runs.length; at++) {
           const run = runs[at]!

@@ -1,5 +1,6 @@
 import { deserialize, serialize } from 'node:v8'
 import { foldedWords, wordKey } from './search-words.ts'
+import { addPosition, bitWordsFor } from './position-set.ts'
 
 /*
  * The search index of a list of texts, built in one pass of plain loops into typed arrays and
@@ -86,11 +87,6 @@ export function searchIndexFromBytes (bytes: Uint8Array, texts: number): SearchI
     foldedTexts.length !== texts || pairHolders.length !== pairs.length * bitWordsFor(texts)) return undefined
   for (let at = 0; at < positions.length; at++) if (positions[at]! >= texts) return undefined
   return parts as SearchIndexParts
-}
-
-/** How many 32-bit words a bit per text takes. */
-export function bitWordsFor (texts: number): number {
-  return Math.ceil(texts / 32)
 }
 
 /** A growable list of small counts, by id. */
@@ -245,7 +241,7 @@ export function denseKeysOf (parts: SearchIndexParts, texts: number): Map<number
     for (let at = start; at < end; at++) {
       const position = parts.positions[at]!
       ranks[position] = at - start + 1
-      holders[position >>> 5]! |= 1 << (position & 31)
+      addPosition(holders, position)
     }
     dense.set(slot, { ranks, holders })
   }
@@ -307,7 +303,7 @@ function commonPairs (foldedTexts: readonly string[], common: ReadonlySet<string
         bits = new Uint32Array(bitWords)
         bitsOfPair.set(pair, bits)
       }
-      bits[position >>> 5]! |= 1 << (position & 31)
+      addPosition(bits, position)
     }
   })
   const pairs = [...bitsOfPair.keys()].sort()

@@ -21,7 +21,7 @@ export class QuestionFinder {
   readonly #viewPositions = new Map<string, Uint32Array>()
   /** The same views as sets of positions, for search hits. */
   readonly #inView = new Map<string, PositionSet>()
-  /** The set a request's filters keep (#passing), made anew in place for each: a request is answered before the next is read. */
+  /** The set a request's filters keep (#passingSet), made anew in place for each: a request is answered before the next is read. */
   readonly #passing: PositionSet
   readonly #search: QuestionSearch
   /** Each record's position in #records. */

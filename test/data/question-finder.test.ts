@@ -260,6 +260,7 @@ describe('search', () => {
         (filters.skills === undefined || filters.skills.has(skillOf(question) ?? '')) &&
         (filters.difficulty === undefined || (typeof question.inep?.difficulty === 'number' && question.inep.difficulty >= filters.difficulty[0] && question.inep.difficulty <= filters.difficulty[1]))
     }
+    const index = new QuestionSearch(listing)
     let nonEmpty = 0
     for (const text of texts) {
       for (const filters of filterSets) {
@@ -267,7 +268,7 @@ describe('search', () => {
         const all = finder.find(withSearch)
         // The search's own order, less what the filters drop (the view included: a search alone reads every record).
         const kept = keeps(filters)
-        assert.deepEqual(all.map(label), new QuestionSearch(listing).search(search(text)).map((hit) => listing[hit.position]!).filter(kept).map(label), `${text} ${JSON.stringify(filters, (_key, value: unknown) => value instanceof Set ? [...value] : value)}`)
+        assert.deepEqual(all.map(label), index.search(search(text)).map((hit) => listing[hit.position]!).filter(kept).map(label), `${text} ${JSON.stringify(filters, (_key, value: unknown) => value instanceof Set ? [...value] : value)}`)
         if (all.length > 0) nonEmpty++
         for (const [offset, limit] of [[0, 50], [3, 7], [Math.max(0, all.length - 2), 50]] as const) {
           const page = finder.findPage(withSearch, offset, limit)

@@ -383,8 +383,8 @@ export class QuestionSearch {
    * #collect when every key of the query is dense: the records holding them all are the AND of
    * their bits, walked in ascending position; each one's score, the sum of its keys' scores in the
    * order of `runs` (the rarest key's first, as #collect adds them), read by rank. The filters are
-   * ANDed in too: these searches' holders are thousands, and a test of each cost more than the
-   * whole AND (bench/results.md, issue 45).
+   * ANDed in too: these searches' holders are thousands, and a call per holder to test them was
+   * 7.8 % of a common-word search's CPU (bench/results.md, issue 45).
    */
   #collectDense (runs: readonly Run[], scores: Float64Array, accept: PositionSet | undefined, holdsPhrases: (position: number) => boolean): number {
     const common = this.#commonHolders

@@ -247,7 +247,7 @@ describe('search', () => {
     const filterSets: QuestionFilters[] = [
       {},
       { years: new Set(years.slice(0, Math.ceil(years.length / 2))) },
-      { discipline: listing[0]!.discipline },
+      { discipline: listing.find((question) => question.discipline !== null)!.discipline! },
       { hasImages: true, years: new Set([years.at(-1)!]) },
       { skills: new Set(skills) },
       { difficulty: [median, Number.POSITIVE_INFINITY] },

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import type { Question } from '../data/record-schemas.ts'
 import { ownedConcat, ownedText } from '../data/dataset/owned-bytes.ts'
-import { deflatePart, deflatePartFollowedBy, LARGE_PART_LEVEL, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
+import { deflatePart, deflatePartFollowedBy, LARGE_PART_LEVEL, pushListed, storedPart, type DeflatedPart } from '../http/answers/deflated-parts.ts'
 import { COMMA, COMMA_PART, PreparedBody } from '../http/answers/prepared-body.ts'
 import { RecentKeys } from '../http/answers/recent-keys.ts'
 import type { EndpointAnswers } from '../http/endpoints.ts'
@@ -317,13 +317,10 @@ export class PreparedResults {
           const list = [TEXT_OPEN_PART, storedPart(headingBytes)]
           if (parts.length === 0) list.push(NONE_PART)
           // A separator before each text is one before the first and one after each but the last.
-          const last = parts.length - 1
-          if (last >= 0) list.push(SEPARATOR_PART)
-          for (let at = 0; at < last; at++) list.push(parts[at]!.text.followed)
-          if (last >= 0) list.push(parts[last]!.text.deflated)
+          if (parts.length > 0) list.push(SEPARATOR_PART)
+          pushListed(list, parts, (part) => part.text.followed, (part) => part.text.deflated)
           list.push(TEXT_CLOSE_PART, storedPart(headBytes))
-          for (let at = 0; at < last; at++) list.push(parts[at]!.json.followed)
-          if (last >= 0) list.push(parts[last]!.json.deflated)
+          pushListed(list, parts, (part) => part.json.followed, (part) => part.json.deflated)
           list.push(LIST_CLOSE_PART)
           return list
         }

@@ -38,7 +38,12 @@ const STORED_BLOCK_MAX = 0xffff
 
 /** Bytes compressed on their own: made once per part and kept by its owner. */
 export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
-  return partOfDeflated(raw, ownedBytes(deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })))
+  return partOfDeflated(raw, ownedBytes(deflatedAlone(raw, level)))
+}
+
+/** Raw deflate of bytes on their own, ended on a byte boundary (a sync flush) so that another part can follow. */
+function deflatedAlone (raw: Buffer, level: number): Buffer {
+  return deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })
 }
 
 /** A part, and the same part followed by a separator's stored block (`{"a":1}` and `{"a":1},`). */
@@ -54,13 +59,23 @@ export interface FollowedParts {
  * Node's streams and the kernel (bench/results.md); the followed form halves the count at 6 bytes a part.
  */
 export function deflatePartFollowedBy (raw: Buffer, separator: DeflatedPart, level = PART_LEVEL): FollowedParts {
-  const deflated = deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })
+  const deflated = deflatedAlone(raw, level)
   const both = ownedBuffer(deflated.length + separator.deflated.length)
   deflated.copy(both, 0)
   separator.deflated.copy(both, deflated.length)
   const part = partOfDeflated(raw, both.subarray(0, deflated.length))
   const length = raw.length + separator.length
-  return { part, followed: { deflated: both, crc: (multiplyByValue(separator.shift, part.crc) ^ separator.crc) >>> 0, length, shift: crcShift(length) } }
+  return { part, followed: { deflated: both, crc: crcFollowedBy(part.crc, separator), length, shift: crcShift(length) } }
+}
+
+/**
+ * Lists `items` into `parts`: every item but the last as its part followed by the separator (one
+ * buffer, deflatePartFollowedBy), the last as its part alone.
+ */
+export function pushListed<T> (parts: DeflatedPart[], items: readonly T[], followed: (item: T) => DeflatedPart, alone: (item: T) => DeflatedPart): void {
+  const last = items.length - 1
+  for (let at = 0; at < last; at++) parts.push(followed(items[at]!))
+  if (last >= 0) parts.push(alone(items[last]!))
 }
 
 /** What deflate looks back past the end of its input (zlib's MIN_LOOKAHEAD): a window this much larger than the input finds every match a full one does. */
@@ -148,7 +163,7 @@ export function gzipChunksOfParts (parts: readonly DeflatedPart[]): Buffer[] {
   let length = 0
   for (const part of parts) {
     chunks.push(part.deflated)
-    crc = (multiplyByValue(part.shift, crc) ^ part.crc) >>> 0
+    crc = crcFollowedBy(crc, part)
     length += part.length
   }
   // Its own buffer, as the stored parts': the chunks of a kept answer are kept (src/data/dataset/owned-bytes.ts).
@@ -266,6 +281,11 @@ for (let k = 0, p = X0 >>> 1; k < 32; k++) {
 
 /** The same powers as multiplyBy reads them: crcShift runs for every part, the head of each page made for a request among them. */
 const X2N_MULTIPLIERS = X2N.map(multiplierOf)
+
+/** The CRC-32 of some bytes followed by a part's, from theirs (zlib's crc32_combine). */
+function crcFollowedBy (crc: number, part: DeflatedPart): number {
+  return (multiplyByValue(part.shift, crc) ^ part.crc) >>> 0
+}
 
 /** x^(8 * bytes) modulo the polynomial: combining a CRC with that of `bytes` more bytes multiplies it by this. */
 export function crcShift (bytes: number): number {

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache'
 import { BackgroundSteps } from '../../data/dataset/background-steps.ts'
 import type { Catalog, Exam } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
-import { storedPart, type DeflatedPart } from './deflated-parts.ts'
+import { pushListed, storedPart, type DeflatedPart } from './deflated-parts.ts'
 import { ownedText } from '../../data/dataset/owned-bytes.ts'
 import { PreparedBody, strongEtagOf, type CompressionEffort } from './prepared-body.ts'
 
@@ -152,8 +152,7 @@ export class PreparedCatalog {
     // Asked for only when the client takes gzip: the head is the one part made here.
     const gzipParts = (): DeflatedPart[] => {
       const deflated = [storedPart(headBytes)]
-      for (let position = 0; position < last; position++) deflated.push(bodies[position]!.listedPart)
-      if (last >= 0) deflated.push(bodies[last]!.deflatedPart)
+      pushListed(deflated, bodies, (body) => body.listedPart, (body) => body.deflatedPart)
       deflated.push(CLOSE_PART)
       return deflated
     }

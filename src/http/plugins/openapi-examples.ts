@@ -100,8 +100,9 @@ export const EXAMPLE_REQUESTS = {
   // q="óleos essenciais": a phrase two questions hold, 2020/94 the best match.
   findQuestions: endpointUrl('findQuestions', {}, { q: '"óleos essenciais"', limit: '1' }),
   randomQuestions: endpointUrl('randomQuestions', {}, { q: '"óleos essenciais"', seed: '1' }),
-  // Seed 6 draws 2020/94 (difficulty 624.7) among the 30 most informative CN items at 625.
-  practiceQuestions: endpointUrl('practiceQuestions', {}, { discipline: 'ciencias-natureza', score: '625', count: '1', seed: '6' }),
+  // Seed 7 draws 2020/94 (difficulty 624.7) among the 30 most informative CN items of 2020 at 625. Of 2020
+  // alone: a draw among every exam changes with the exams a dataset holds (2024 and 2025 in a built one).
+  practiceQuestions: endpointUrl('practiceQuestions', {}, { discipline: 'ciencias-natureza', score: '625', count: '1', seed: '7', year: '2020' }),
   listSkills: endpointUrl('listSkills')
 }
 
@@ -170,7 +171,7 @@ export function successExamples (publicUrl: string): Record<ExampleOperation, un
     getQuestion: question,
     findQuestions: { metadata: { limit: 1, offset: 0, total: 2, hasMore: true }, questions: [question] },
     randomQuestions: { seed: 1, questions: [question] },
-    practiceQuestions: { seed: 6, target: { discipline: 'ciencias-natureza', score: 625, theta: 1.0951 }, questions: [question] },
+    practiceQuestions: { seed: 7, target: { discipline: 'ciencias-natureza', score: 625, theta: 1.0951 }, questions: [question] },
     listSkills: skillsExample()
   }
 }

@@ -3,9 +3,8 @@
 # at a time, but for the files below, which run first and alone.
 #
 # Two at a time: many files spend most of their time waiting (a reader paced at 64 KB/s, a browser,
-# a server starting). On a machine of two cores (node --test's own default there is one file at a
-# time), the whole suite on every exam took 637 s rather than 877 s; three at a time, no less
-# (docs/development.md).
+# a server starting). On a machine of two cores, where node --test's own default is one file at a
+# time, the suite takes about two thirds of that time; three at a time, no less (bench/results.md).
 # Extra arguments go to both runs of node --test.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util'
-import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync } from 'node:zlib'
+import { constants as zlibConstants, crc32, deflateRaw, deflateRawSync, type ZlibOptions } from 'node:zlib'
 import { ownedBuffer, ownedBytes } from '../../data/dataset/owned-bytes.ts'
 
 /*
@@ -43,7 +43,12 @@ export function deflatePart (raw: Buffer, level = PART_LEVEL): DeflatedPart {
 
 /** Raw deflate of bytes on their own, ended on a byte boundary (a sync flush) so that another part can follow. */
 function deflatedAlone (raw: Buffer, level: number): Buffer {
-  return deflateRawSync(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) })
+  return deflateRawSync(raw, partOptions(raw, level))
+}
+
+/** How a part is deflated, on the event loop or off it: ended by a sync flush, with the state its length needs (deflateStateFor). */
+function partOptions (raw: Buffer, level: number): ZlibOptions {
+  return { level, finishFlush: zlibConstants.Z_SYNC_FLUSH, ...deflateStateFor(raw.length) }
 }
 
 /** A part, and the same part followed by a separator's stored block (`{"a":1}` and `{"a":1},`). */
@@ -117,7 +122,7 @@ export async function deflatePartOffLoop (raw: Buffer, level = PART_LEVEL): Prom
 
 /** A part's deflate data alone, made in libuv's thread pool (partOfDeflated makes the part of it). */
 export async function deflatedOffLoop (raw: Buffer, level = PART_LEVEL): Promise<Buffer> {
-  return ownedBytes(await deflateRawInPool(raw, { level, finishFlush: zlibConstants.Z_SYNC_FLUSH }))
+  return ownedBytes(await deflateRawInPool(raw, partOptions(raw, level)))
 }
 
 /** The part of `raw` whose deflate data is `deflated` (made now, or earlier and kept). */

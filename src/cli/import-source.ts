@@ -4,7 +4,7 @@ import { SOURCE_KINDS, type ConvertedExam, type SourceKind } from '../data/sourc
 import { formatSummary } from '../data/sources/conversion-summary.ts'
 import { convertEnemDevPpl } from '../data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../data/sources/maritaca-2024.ts'
-import { convertInepBooklets } from '../data/sources/inep-booklets.ts'
+import { convertInepBooklets } from '../data/sources/booklets/inep-booklets.ts'
 import { tesseract, unlessUnavailable } from '../data/booklets/ocr.ts'
 import { writeConversion } from '../data/sources/write-conversion.ts'
 import { INEP_DATA_DIR } from '../data/sources/build-dataset.ts'

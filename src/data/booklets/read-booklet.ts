@@ -14,7 +14,7 @@ import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
 /*
  * A booklet read through every stage (page marks → lines → furniture → columns → figures →
  * questions → parts): what each page showed and what each question is made of, as plain data.
- * Turning that into records (keys, files, Markdown) is src/data/sources/inep-booklets.ts's.
+ * Turning that into records (keys, files, Markdown) is src/data/sources/booklets/inep-booklets.ts's.
  */
 
 /** How a booklet is read: by OCR where a font has no text mapping, or not (such text is then left unread). */

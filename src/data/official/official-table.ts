@@ -112,7 +112,7 @@ export const CorrectionRowSchema = Type.Object({
   source: Type.String({ description: 'The official files the served value comes from' })
 })
 
-/** Why a record was taken for repair from a booklet (src/data/sources/booklet-repairs.ts). */
+/** Why a record was taken for repair from a booklet (src/data/sources/booklets/booklet-repairs.ts). */
 export const REPAIR_RULES = ['no-statement', 'placeholder-image', 'empty-alternative'] as const
 
 /**
@@ -122,7 +122,7 @@ export const REPAIR_RULES = ['no-statement', 'placeholder-image', 'empty-alterna
  */
 export const RepairRowSchema = Type.Object({
   ...RECORD_PLACE,
-  rules: Type.Array(Type.Enum(REPAIR_RULES), { minItems: 1, description: 'The rules that took the record (src/data/sources/booklet-repairs.ts)' }),
+  rules: Type.Array(Type.Enum(REPAIR_RULES), { minItems: 1, description: 'The rules that took the record (src/data/sources/booklets/booklet-repairs.ts)' }),
   fields: Type.Array(Type.String(), { description: 'The fields replaced by the booklet\'s (`context`, `files`, `alternativesIntroduction`, `alternatives/D/text`); none when not repaired' }),
   source: Type.String({ description: 'The booklet and question read' }),
   detail: Type.String({ description: 'What was done, or why nothing was' })

@@ -8,9 +8,9 @@ import { formatTable } from './inep-official.ts'
 import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile, type RepairRow } from '../official/official-table.ts'
 import type { DatasetExamSummary, DatasetQuestion } from '../record-schemas.ts'
 import { MANIFEST_FILE, type Manifest, type ManifestExam, type ManifestFilesSource, type ManifestSource } from '../dataset/dataset-manifest.ts'
-import { repairFromBooklet } from './booklet-repairs.ts'
-import { parseBookletFileName } from './booklet-files.ts'
-import { convertPinnedExam, pinnedBookletExams } from './booklet-source.ts'
+import { repairFromBooklet } from './booklets/booklet-repairs.ts'
+import { parseBookletFileName } from './booklets/booklet-files.ts'
+import { convertPinnedExam, pinnedBookletExams } from './booklets/booklet-source.ts'
 import { examFolder, examSummary, LEFT_OUT_REASONS, type ConvertedExam } from './converted-exam.ts'
 import { convertExam as convertPplExam } from './enem-dev-ppl.ts'
 import { cloneSource, fetchPinnedFiles, type CloneOrigin } from './fetch-source.ts'
@@ -27,7 +27,7 @@ import { correctionRows, writeConvertedExam } from './write-conversion.ts'
  * them (checked against INEP's item data in data/inep/), and so are INEP's booklets of an exam no
  * other source gives (2025); the predecessor's exams are copied as they are, with the repository's
  * official tables (data/official/), and those records of theirs that a pinned booklet of their exam
- * can complete are repaired from it (src/data/sources/booklet-repairs.ts); everything is written to a
+ * can complete are repaired from it (src/data/sources/booklets/booklet-repairs.ts); everything is written to a
  * temporary folder beside the output, renamed to it at the end, with `manifest.json`. Nothing in
  * the output depends on when or where it was built, so a folder built twice is byte-identical.
  */

@@ -6,7 +6,7 @@ import { readItensProva, type YearItems } from '../official/itens-prova.ts'
 import { officialYearFromItems } from './inep-official.ts'
 import { figuresOnlyInFiles } from '../record-figures.ts'
 import type { DatasetQuestion } from '../record-schemas.ts'
-import { placeRecords } from './booklet-placement.ts'
+import { placeRecords } from './booklets/booklet-placement.ts'
 import { areaBooklet, fileAddress, examTitle, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkedExam } from './official-check.ts'
 
@@ -15,7 +15,7 @@ import { checkedExam } from './official-check.ts'
  * second applications 2011–2017 in our dataset's format, one `<year>-segunda-aplicacao/` folder
  * each, never reviewed. Each area's booklet is found in INEP's ITENS_PROVA of the year among every
  * booklet it lists (the second-application booklets are the ones that agree), the records keep
- * their positions, and each is placed on its booklet's item (src/data/sources/booklet-placement.ts).
+ * their positions, and each is placed on its booklet's item (src/data/sources/booklets/booklet-placement.ts).
  * File addresses are rewritten to the record's own folder of the converted exam: the source names
  * some files under `questions/<n>/` while they sit in `questions/<n>-<language>/`. The text is then
  * written as the booklet prints it (asPrinted, below).

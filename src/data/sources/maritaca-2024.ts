@@ -8,7 +8,7 @@ import { readItensProva, type Booklet, type ItemRow, type YearItems } from '../o
 import { textLanguage } from '../official/language-labels.ts'
 import { officialYearWithSecondSources, type ItemEntry } from './inep-official.ts'
 import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type Area, type Letter, type DatasetQuestion } from '../record-schemas.ts'
-import { placeRecords, type SourceKey } from './booklet-placement.ts'
+import { placeRecords, type SourceKey } from './booklets/booklet-placement.ts'
 import { areaBooklet, examTitle, fileAddress, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from './converted-exam.ts'
 import { checkedExam } from './official-check.ts'
 

@@ -4,14 +4,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BLUE_BOOKLET, findBookletFiles, groupBookletFiles, listBookletFiles, parseBookletFileName, type BookletFile } from '../../../src/data/sources/booklet-files.ts'
+import { BLUE_BOOKLET, findBookletFiles, groupBookletFiles, listBookletFiles, parseBookletFileName, type BookletFile } from '../../../../src/data/sources/booklets/booklet-files.ts'
 
 /*
  * INEP's booklet and answer-key file names, and the choice of one booklet per day: on names made up
  * here, and on the folder of INEP's PDFs beside the repository (../shared/inep/booklets).
  */
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url))
 const BOOKLETS = path.resolve(REPO, '../shared/inep/booklets')
 const noBooklets = existsSync(BOOKLETS) ? false : `${BOOKLETS} is absent: INEP's booklet files were NOT listed`
 

@@ -1,6 +1,6 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs'
 import path from 'node:path'
-import type { Application } from '../exam-key.ts'
+import type { Application } from '../../exam-key.ts'
 
 /*
  * INEP's booklet and answer-key PDFs found by their names (the names INEP publishes them under at

@@ -4,15 +4,15 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseItensProva, readItensProva, type YearItems } from '../../../src/data/official/itens-prova.ts'
-import type { Area } from '../../../src/data/record-schemas.ts'
-import { bookletColour } from '../../../src/data/sources/booklet-colours.ts'
-import { findBookletFiles, listBookletFiles } from '../../../src/data/sources/booklet-files.ts'
-import { bookletKeys, resolveBookletKeys, type BookletKeys, type BookletKeysInput } from '../../../src/data/sources/booklet-keys.ts'
-import { convertEnemDevPpl } from '../../../src/data/sources/enem-dev-ppl.ts'
-import { parseGabarito, readGabarito, type Gabarito } from '../../../src/data/sources/inep-official.ts'
-import { INEP_DATA_DIR } from '../../../src/data/sources/build-dataset.ts'
-import { itensProvaText, type FixtureBooklet } from './itens-prova-fixture.ts'
+import { parseItensProva, readItensProva, type YearItems } from '../../../../src/data/official/itens-prova.ts'
+import type { Area } from '../../../../src/data/record-schemas.ts'
+import { bookletColour } from '../../../../src/data/sources/booklets/booklet-colours.ts'
+import { findBookletFiles, listBookletFiles } from '../../../../src/data/sources/booklets/booklet-files.ts'
+import { bookletKeys, resolveBookletKeys, type BookletKeys, type BookletKeysInput } from '../../../../src/data/sources/booklets/booklet-keys.ts'
+import { convertEnemDevPpl } from '../../../../src/data/sources/enem-dev-ppl.ts'
+import { parseGabarito, readGabarito, type Gabarito } from '../../../../src/data/sources/inep-official.ts'
+import { INEP_DATA_DIR } from '../../../../src/data/sources/build-dataset.ts'
+import { itensProvaText, type FixtureBooklet } from '../itens-prova-fixture.ts'
 
 /*
  * The keys of a printed booklet: first on item data and answer keys made up here (the rules one by
@@ -20,7 +20,7 @@ import { itensProvaText, type FixtureBooklet } from './itens-prova-fixture.ts'
  * where every expectation is derived from those files, not typed in.
  */
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url))
 const INEP = path.resolve(REPO, '../shared/inep')
 const BOOKLETS = path.join(INEP, 'booklets')
 const GABARITOS = path.join(INEP, 'gabaritos')

@@ -4,11 +4,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseBookletFileName } from '../../../src/data/sources/booklet-files.ts'
-import { ANSWER_KEY_TEXTS, pinnedBookletExams } from '../../../src/data/sources/booklet-source.ts'
-import { INEP_DATA_DIR } from '../../../src/data/sources/build-dataset.ts'
-import { fileHashes } from '../../../src/data/sources/git-hashes.ts'
-import { INEP_BOOKLETS_ADDRESS, SOURCE_PINS } from '../../../src/data/sources/source-pins.ts'
+import { parseBookletFileName } from '../../../../src/data/sources/booklets/booklet-files.ts'
+import { ANSWER_KEY_TEXTS, pinnedBookletExams } from '../../../../src/data/sources/booklets/booklet-source.ts'
+import { INEP_DATA_DIR } from '../../../../src/data/sources/build-dataset.ts'
+import { fileHashes } from '../../../../src/data/sources/git-hashes.ts'
+import { INEP_BOOKLETS_ADDRESS, SOURCE_PINS } from '../../../../src/data/sources/source-pins.ts'
 
 /*
  * The `booklets` source of `npm run dataset` (src/data/sources/source-pins.ts, booklet-source.ts):
@@ -16,7 +16,7 @@ import { INEP_BOOKLETS_ADDRESS, SOURCE_PINS } from '../../../src/data/sources/so
  * exams, and the answer keys' texts the repository commits so that the build needs no poppler.
  */
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url))
 const COPY = path.resolve(REPO, '../shared/inep/booklets')
 const noCopy = existsSync(COPY) ? false : `${COPY} is absent: the pins were NOT checked against the booklets`
 let pdftotext = true

@@ -6,19 +6,19 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { furnitureOfText } from '../../../src/data/booklets/furniture.ts'
-import { openPdf } from '../../../src/data/booklets/page-marks.ts'
-import { readBooklet } from '../../../src/data/booklets/read-booklet.ts'
-import { tesseract, type OcrReader } from '../../../src/data/booklets/ocr.ts'
-import { loadDataset } from '../../../src/data/dataset/load-dataset.ts'
-import { isUsableCharacter } from '../../../src/data/booklets/page-marks.ts'
-import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
-import { findBookletFiles } from '../../../src/data/sources/booklet-files.ts'
-import { bookletKeys, type BookletKeys } from '../../../src/data/sources/booklet-keys.ts'
-import { INEP_DATA_DIR } from '../../../src/data/sources/build-dataset.ts'
-import type { LeftOut } from '../../../src/data/sources/converted-exam.ts'
-import { convertDay } from '../../../src/data/sources/inep-booklets.ts'
-import { compareRecords, RATIO } from '../../../src/data/sources/reading-comparison.ts'
+import { furnitureOfText } from '../../../../src/data/booklets/furniture.ts'
+import { openPdf } from '../../../../src/data/booklets/page-marks.ts'
+import { readBooklet } from '../../../../src/data/booklets/read-booklet.ts'
+import { tesseract, type OcrReader } from '../../../../src/data/booklets/ocr.ts'
+import { loadDataset } from '../../../../src/data/dataset/load-dataset.ts'
+import { isUsableCharacter } from '../../../../src/data/booklets/page-marks.ts'
+import type { DatasetQuestion } from '../../../../src/data/record-schemas.ts'
+import { findBookletFiles } from '../../../../src/data/sources/booklets/booklet-files.ts'
+import { bookletKeys, type BookletKeys } from '../../../../src/data/sources/booklets/booklet-keys.ts'
+import { INEP_DATA_DIR } from '../../../../src/data/sources/build-dataset.ts'
+import type { LeftOut } from '../../../../src/data/sources/converted-exam.ts'
+import { convertDay } from '../../../../src/data/sources/booklets/inep-booklets.ts'
+import { compareRecords, RATIO } from '../../../../src/data/sources/reading-comparison.ts'
 
 /*
  * The booklet conversion measured against independent readings, as the contract asks: 2023 day 2
@@ -30,7 +30,7 @@ import { compareRecords, RATIO } from '../../../src/data/sources/reading-compari
  * whole conversion.
  */
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url))
 const BOOKLETS = path.resolve(REPO, '../shared/inep/booklets')
 const DATASET = path.resolve(REPO, '../shared/enem-data')
 const skip = existsSync(BOOKLETS) ? false : `${BOOKLETS} is absent (INEP's PDFs): the booklets were NOT converted`

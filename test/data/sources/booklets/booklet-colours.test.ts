@@ -4,11 +4,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readItensProva } from '../../../src/data/official/itens-prova.ts'
-import { bookletColour, FIRST_COLOUR_YEAR, LAST_COLOUR_YEAR, sameColour } from '../../../src/data/sources/booklet-colours.ts'
-import { listBookletFiles } from '../../../src/data/sources/booklet-files.ts'
-import { resolveBookletKeys } from '../../../src/data/sources/booklet-keys.ts'
-import { readGabarito } from '../../../src/data/sources/inep-official.ts'
+import { readItensProva } from '../../../../src/data/official/itens-prova.ts'
+import { bookletColour, FIRST_COLOUR_YEAR, LAST_COLOUR_YEAR, sameColour } from '../../../../src/data/sources/booklets/booklet-colours.ts'
+import { listBookletFiles } from '../../../../src/data/sources/booklets/booklet-files.ts'
+import { resolveBookletKeys } from '../../../../src/data/sources/booklets/booklet-keys.ts'
+import { readGabarito } from '../../../../src/data/sources/inep-official.ts'
 
 /*
  * The caderno → colour map against what INEP's own files say: the colour every booklet and answer
@@ -16,7 +16,7 @@ import { readGabarito } from '../../../src/data/sources/inep-official.ts'
  * colours of every year 2009–2025 (../shared/inep).
  */
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url))
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url))
 const INEP = path.resolve(REPO, '../shared/inep')
 const BOOKLETS = path.join(INEP, 'booklets')
 const GABARITOS = path.join(INEP, 'gabaritos')

@@ -1,4 +1,4 @@
-import type { Application } from '../exam-key.ts'
+import type { Application } from '../../exam-key.ts'
 
 /*
  * The colour of an ENEM booklet (caderno) from its number, as INEP's ITENS_PROVA writes it

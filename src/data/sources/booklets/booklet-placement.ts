@@ -1,8 +1,8 @@
-import type { AreaMatch } from '../official/booklet-match.ts'
-import { areaOfIndex, examIndexOf } from '../official/exam-layout.ts'
-import type { Booklet, ItemRow } from '../official/itens-prova.ts'
-import type { Area } from '../record-schemas.ts'
-import type { LeftOutReason } from './converted-exam.ts'
+import type { AreaMatch } from '../../official/booklet-match.ts'
+import { areaOfIndex, examIndexOf } from '../../official/exam-layout.ts'
+import type { Booklet, ItemRow } from '../../official/itens-prova.ts'
+import type { Area } from '../../record-schemas.ts'
+import type { LeftOutReason } from '../converted-exam.ts'
 
 /*
  * Where a source record stands in the booklet its area was found to follow

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import type { Application } from '../exam-key.ts'
-import { readItensProva, ITENS_PROVA_FOLDER, type ItemLanguage, type ItemRow, type YearItems } from '../official/itens-prova.ts'
-import { AREAS, type Area, type Letter, type OfficialKey } from '../record-schemas.ts'
+import type { Application } from '../../exam-key.ts'
+import { readItensProva, ITENS_PROVA_FOLDER, type ItemLanguage, type ItemRow, type YearItems } from '../../official/itens-prova.ts'
+import { AREAS, type Area, type Letter, type OfficialKey } from '../../record-schemas.ts'
 import { bookletColour, sameColour } from './booklet-colours.ts'
 import { editionBooklet, keyAgreement, printableBooklets, printedIndex, type Agreement, type Choice, type KeyAt } from './booklet-editions.ts'
-import { readGabarito, type Gabarito } from './inep-official.ts'
+import { readGabarito, type Gabarito } from '../inep-official.ts'
 
 /*
  * The keys and INEP's facts of every position a printed booklet holds (the contract's "Every exam

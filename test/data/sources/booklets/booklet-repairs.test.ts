@@ -3,11 +3,11 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { OfficialPosition } from '../../../src/data/official/official-table.ts'
-import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
-import { repairFromBooklet, repairRecord, repairRules, type RepairTarget } from '../../../src/data/sources/booklet-repairs.ts'
-import type { ConvertedExam, ConvertedRecord } from '../../../src/data/sources/converted-exam.ts'
-import { RATIO } from '../../../src/data/sources/reading-comparison.ts'
+import type { OfficialPosition } from '../../../../src/data/official/official-table.ts'
+import type { DatasetQuestion } from '../../../../src/data/record-schemas.ts'
+import { repairFromBooklet, repairRecord, repairRules, type RepairTarget } from '../../../../src/data/sources/booklets/booklet-repairs.ts'
+import type { ConvertedExam, ConvertedRecord } from '../../../../src/data/sources/converted-exam.ts'
+import { RATIO } from '../../../../src/data/sources/reading-comparison.ts'
 
 /*
  * Repairs of another source's records from a booklet's reading of the same exam

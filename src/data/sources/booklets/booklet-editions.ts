@@ -1,7 +1,7 @@
-import type { Application } from '../exam-key.ts'
-import type { Booklet, BookletSlot, YearItems } from '../official/itens-prova.ts'
-import { indexOfSlot } from '../official/itens-prova.ts'
-import type { Area, OfficialKey } from '../record-schemas.ts'
+import type { Application } from '../../exam-key.ts'
+import type { Booklet, BookletSlot, YearItems } from '../../official/itens-prova.ts'
+import { indexOfSlot } from '../../official/itens-prova.ts'
+import type { Area, OfficialKey } from '../../record-schemas.ts'
 
 /*
  * Which of INEP's booklets (`CO_PROVA`) a printed booklet is, among the many ITENS_PROVA lists for

@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { OcrReader } from '../booklets/ocr.ts'
+import type { OcrReader } from '../../booklets/ocr.ts'
 import { parseBookletFileName } from './booklet-files.ts'
-import { examFolder, type ConvertedExam, type ExamId } from './converted-exam.ts'
+import { examFolder, type ConvertedExam, type ExamId } from '../converted-exam.ts'
 import { convertInepBooklets } from './inep-booklets.ts'
-import type { FilesPin, PinnedFile } from './source-pins.ts'
+import type { FilesPin, PinnedFile } from '../source-pins.ts'
 
 /*
  * The `booklets` source of `npm run dataset`: INEP's booklets and answer keys, each pinned on its own

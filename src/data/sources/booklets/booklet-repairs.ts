@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { DATASET_FILE_PREFIX, fileAddresses, isPlaceholderAddress } from '../dataset/check-dataset.ts'
-import { DEFAULT_APPLICATION } from '../exam-key.ts'
-import type { RepairRow } from '../official/official-table.ts'
-import type { DatasetQuestion } from '../record-schemas.ts'
-import { examFolder, type ConvertedExam, type ConvertedRecord } from './converted-exam.ts'
-import { compareRecords, inOrderShare, normalText, RATIO, sameAlternative, words } from './reading-comparison.ts'
+import { DATASET_FILE_PREFIX, fileAddresses, isPlaceholderAddress } from '../../dataset/check-dataset.ts'
+import { DEFAULT_APPLICATION } from '../../exam-key.ts'
+import type { RepairRow } from '../../official/official-table.ts'
+import type { DatasetQuestion } from '../../record-schemas.ts'
+import { examFolder, type ConvertedExam, type ConvertedRecord } from '../converted-exam.ts'
+import { compareRecords, inOrderShare, normalText, RATIO, sameAlternative, words } from '../reading-comparison.ts'
 
 /*
  * Another source's records completed from INEP's booklet of the same exam (`npm run dataset`, when a

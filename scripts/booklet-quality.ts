@@ -1,0 +1,74 @@
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { tesseract, unlessUnavailable } from '../src/data/booklets/ocr.ts'
+import { INEP_DATA_DIR } from '../src/data/sources/build-dataset.ts'
+import { DEFECT_CLASSES } from '../src/data/sources/reading-defects.ts'
+import { MEASURED_BOOKLETS, measureListed, meetsFloors, percent, snapshotLoader, type QualityRow } from '../src/data/sources/reading-quality.ts'
+
+/*
+ * Issue 58's yardstick: `npx tsx scripts/booklet-quality.ts [year-or-file ...] [--list] [--fresh]`
+ * reads every booklet of ../shared/inep/booklets (or those named: `2009`, `ppl`, a file name) and
+ * prints, per booklet, records found of the keyed positions, the comparison with the transcription
+ * (or another colour, 2025) and the defect classes (src/data/sources/reading-quality.ts says how).
+ * `--list`: each record that differs or has a defect, with why. Readings are kept in
+ * <tmpdir>/enem-booklet-readings under their inputs' hashes (the test reads the same); `--fresh`
+ * reads again, to time the reader. A figure below the issue's floor is marked `!`.
+ */
+
+const REPO = path.resolve(import.meta.dirname, '..')
+const SHARED = path.resolve(REPO, '../shared')
+export const CACHE_DIR = path.join(tmpdir(), 'enem-booklet-readings')
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { list: { type: 'boolean' }, fresh: { type: 'boolean' }, help: { type: 'boolean' } } })
+if (values.help === true) {
+  process.stdout.write('Usage: npx tsx scripts/booklet-quality.ts [year-or-file ...] [--list] [--fresh]\n')
+  process.exit(0)
+}
+const entries = MEASURED_BOOKLETS.filter((entry) => positionals.length === 0 || positionals.some((wanted) => entry.file.startsWith(wanted) || path.basename(entry.file) === wanted))
+if (entries.length === 0) {
+  process.stderr.write(`No booklet measured matches ${positionals.join(', ')}: expected a year (2009), ppl, or a file name of ${MEASURED_BOOKLETS.map((entry) => path.basename(entry.file)).join(', ')}\n`)
+  process.exit(2)
+}
+
+const warnings: string[] = []
+const ocr = unlessUnavailable(tesseract, (reason) => warnings.push(`OCR: ${reason}`))
+const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: path.join(SHARED, 'enem-data'), inepDir: INEP_DATA_DIR, cacheDir: CACHE_DIR, ocr, fresh: values.fresh === true }
+const load = snapshotLoader(options)
+
+const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }
+const header = ['booklet', 'against', 'found', 'alt %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
+process.stdout.write(`${header.join('\t')}\n`)
+
+function cell (part: number, whole: number, meets: boolean): string {
+  return `${percent(part, whole)}${meets || whole === 0 ? '' : '!'} (${part}/${whole})`
+}
+
+let total = 0
+const rows: QualityRow[] = []
+for (const entry of entries) {
+  const started = performance.now()
+  const row = measureListed(entry, load, options)
+  const cached = load(entry.file).cached
+  total += (performance.now() - started) / 1000
+  rows.push(row)
+  const meets = meetsFloors(row)
+  const compared = row.against !== null
+  process.stdout.write([
+    row.file,
+    row.against ?? '–',
+    `${row.found}/${row.expected}${meets.found ? '' : '!'}`,
+    compared ? cell(row.alternatives, row.compared, meets.alternatives) : '–',
+    compared ? cell(row.theirsInOurs, row.compared, meets.theirsInOurs) : '–',
+    compared ? cell(row.oursInTheirs, row.assessable, meets.oursInTheirs) : '–',
+    compared ? cell(row.ourFigures, row.theirFigures, meets.figures) : '–',
+    ...DEFECT_CLASSES.map((kind) => String(row.defects[kind])),
+    `${row.seconds}${cached ? ' (cached)' : ''}`
+  ].join('\t') + '\n')
+  if (values.list === true) {
+    for (const { record, why } of row.differing) process.stdout.write(`  ${record}: ${why}\n`)
+    for (const defect of row.defectList) process.stdout.write(`  ${defect.index}${defect.language === null ? '' : `-${defect.language}`} [${defect.kind}] ${defect.why}\n`)
+  }
+}
+process.stdout.write(`${rows.length} booklets in ${total.toFixed(1)} s (reading ${rows.reduce((sum, row) => sum + row.seconds, 0).toFixed(1)} s as each snapshot was made)\n`)
+for (const warning of warnings) process.stderr.write(`${warning}\n`)

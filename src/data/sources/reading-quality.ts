@@ -1,0 +1,253 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { DatasetQuestion } from '../record-schemas.ts'
+import { compareRecords, RATIO, sameAlternative } from './reading-comparison.ts'
+import { bookletDefects, defectCounts, type Defect, type DefectClass } from './reading-defects.ts'
+import type { OcrReader } from '../booklets/ocr.ts'
+import { BLUE_BOOKLET } from './booklets/booklet-files.ts'
+import { bookletKeys } from './booklets/booklet-keys.ts'
+import { cachedSnapshot, type BookletSnapshot, type SnapshotRecord } from './reading-snapshot.ts'
+
+/*
+ * How well one booklet was read (issue 58's measure, year by year): records found of the positions
+ * its keys give, and each record compared with an independent reading of the same question, as the
+ * fifth round compares (src/data/sources/reading-comparison.ts) — the predecessor's transcription,
+ * found at the blue booklet's number of the same INEP item (a yellow booklet's 101 may be blue's
+ * 137), or another colour of the same day (2025, which has no transcription) — and the defect
+ * classes counted (src/data/sources/reading-defects.ts). The floors are the issue's.
+ */
+
+export const FLOORS = { found: 0.97, alternatives: 0.9, statement: 0.9, figures: 0.9 } as const
+
+export interface QualityRow {
+  readonly file: string
+  /** What the records were compared with: `transcription`, another booklet's file name, or null (none). */
+  readonly against: string | null
+  readonly expected: number
+  readonly found: number
+  readonly compared: number
+  readonly alternatives: number
+  /** Theirs found in ours (nothing missing). */
+  readonly theirsInOurs: number
+  /** Ours found in theirs (nothing from elsewhere), of `assessable`. */
+  readonly oursInTheirs: number
+  readonly assessable: number
+  /** Records where the other reading shows a figure, and of them where ours shows one. */
+  readonly theirFigures: number
+  readonly ourFigures: number
+  readonly defects: Record<DefectClass, number>
+  readonly seconds: number
+  /** Each record that differs, with why, and each defect. */
+  readonly differing: ReadonlyArray<{ readonly record: string, readonly why: string }>
+  readonly defectList: readonly Defect[]
+}
+
+/** A share as a percentage with one decimal, or `–` of nothing. */
+export function percent (part: number, whole: number): string {
+  return whole === 0 ? '–' : `${(Math.floor(1000 * part / whole) / 10).toFixed(1)}`
+}
+
+const nameOf = (record: Pick<DatasetQuestion, 'index' | 'language'>) => `${record.index}${record.language === null ? '' : `-${record.language}`}`
+
+/** The predecessor's transcription of a question, by its blue-booklet number, or null. */
+export function transcribed (datasetDir: string, year: number, index: number, language: string | null): DatasetQuestion | null {
+  const file = path.join(datasetDir, String(year), 'questions', `${index}${language === null ? '' : `-${language}`}`, 'details.json')
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as DatasetQuestion : null
+}
+
+function itemOf (snapshot: BookletSnapshot, record: DatasetQuestion): number | null {
+  return snapshot.positions.find((position) => position.index === record.index && position.language === record.language)?.item ??
+    snapshot.positions.find((position) => position.index === record.index)?.item ?? null
+}
+
+/**
+ * The other reading of each record: `blueIndex` maps INEP's item to the number the transcription
+ * (which follows the blue booklet) gives it; `other` is another colour's snapshot, matched by item.
+ */
+export type Counterpart = (record: SnapshotRecord) => DatasetQuestion | null
+
+export function transcriptionCounterpart (snapshot: BookletSnapshot, datasetDir: string, blueIndex: ReadonlyMap<number, number> | null): Counterpart {
+  return ({ record }) => {
+    let index = record.index
+    if (blueIndex !== null) {
+      const item = itemOf(snapshot, record)
+      const blue = item === null ? undefined : blueIndex.get(item)
+      if (blue === undefined) return null
+      index = blue
+    }
+    return transcribed(datasetDir, snapshot.year, index, record.language)
+  }
+}
+
+export function colourCounterpart (snapshot: BookletSnapshot, other: BookletSnapshot): Counterpart {
+  const byItem = new Map<string, DatasetQuestion>()
+  for (const { record } of other.records) {
+    const item = itemOf(other, record)
+    if (item !== null) byItem.set(`${item}|${record.language ?? ''}`, record)
+  }
+  return ({ record }) => {
+    const item = itemOf(snapshot, record)
+    return item === null ? null : byItem.get(`${item}|${record.language ?? ''}`) ?? null
+  }
+}
+
+function firstDifference (ours: DatasetQuestion, theirs: DatasetQuestion): string {
+  if (ours.alternatives.length !== theirs.alternatives.length) return ` (ours ${ours.alternatives.length} alternatives, theirs ${theirs.alternatives.length})`
+  const differing = theirs.alternatives.find((alternative, at) => !sameAlternative(ours.alternatives[at]!, alternative))
+  if (differing === undefined) return ''
+  const own = ours.alternatives.find((alternative) => alternative.letter === differing.letter)
+  const show = (alternative: typeof differing | undefined) => alternative === undefined ? 'none' : `${alternative.file === null ? '' : '[picture] '}"${(alternative.text ?? '').slice(0, 60)}"`
+  return ` (${differing.letter}: ours ${show(own)}, theirs ${show(differing)})`
+}
+
+/** One booklet measured; `counterpart` null: defects and found alone. */
+export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null): QualityRow {
+  const expected = snapshot.positions.filter((position) => position.key !== null).length
+  let compared = 0
+  let alternatives = 0
+  let theirsInOurs = 0
+  let oursInTheirs = 0
+  let assessable = 0
+  let theirFigures = 0
+  let ourFigures = 0
+  const differing: Array<{ record: string, why: string }> = []
+  for (const entry of snapshot.records) {
+    const theirs = counterpart?.(entry) ?? null
+    if (theirs === null) continue
+    const comparison = compareRecords(entry.record, theirs)
+    compared++
+    const why: string[] = []
+    if (comparison.alternatives) alternatives++
+    else why.push(`alternatives differ${firstDifference(entry.record, theirs)}`)
+    if (comparison.theirsInOurs >= RATIO) theirsInOurs++
+    else why.push(`${Math.round(100 * comparison.theirsInOurs)} % of their statement in ours`)
+    if (comparison.oursInTheirs !== null) {
+      assessable++
+      if (comparison.oursInTheirs >= RATIO) oursInTheirs++
+      else why.push(`${Math.round(100 * comparison.oursInTheirs)} % of our statement in theirs`)
+    }
+    if (comparison.figures.theirs) {
+      theirFigures++
+      if (comparison.figures.ours) ourFigures++
+      else why.push('theirs shows a figure, ours none')
+    }
+    if (why.length > 0) differing.push({ record: nameOf(entry.record), why: why.join('; ') })
+  }
+  const defectList = bookletDefects(snapshot)
+  return {
+    file: snapshot.file,
+    against,
+    expected,
+    found: snapshot.records.length,
+    compared,
+    alternatives,
+    theirsInOurs,
+    oursInTheirs,
+    assessable,
+    theirFigures,
+    ourFigures,
+    defects: defectCounts(defectList),
+    seconds: snapshot.seconds,
+    differing: [
+      ...snapshot.leftOut.filter((entry) => entry.reason !== 'annulled').map((entry) => ({ record: nameOf(entry), why: `left out: ${entry.reason}: ${entry.detail}` })),
+      ...differing
+    ],
+    defectList
+  }
+}
+
+/** Whether a row meets each of the issue's floors (defects: none of the class). */
+export function meetsFloors (row: QualityRow): Record<'found' | 'alternatives' | 'theirsInOurs' | 'oursInTheirs' | 'figures', boolean> {
+  return {
+    found: row.found >= FLOORS.found * row.expected,
+    alternatives: row.alternatives >= FLOORS.alternatives * row.compared,
+    theirsInOurs: row.theirsInOurs >= FLOORS.statement * row.compared,
+    oursInTheirs: row.oursInTheirs >= FLOORS.statement * row.assessable,
+    figures: row.ourFigures >= FLOORS.figures * row.theirFigures
+  }
+}
+
+/** How one booklet here is measured: against the transcription, against another colour of its day, or for its defects alone. */
+export interface MeasuredBooklet {
+  /** `<year or ppl>/<file>` under INEP's booklets folder. */
+  readonly file: string
+  readonly against: 'transcription' | { readonly colour: string } | null
+}
+
+/**
+ * Every booklet of ../shared/inep/booklets measured for issue 58: the blue ones and the yellow ones
+ * (2018, 2021 day 2) against the transcription, 2025 each day's blue against another colour (and that
+ * colour counted for its defects), the second applications for their defects.
+ */
+export const MEASURED_BOOKLETS: readonly MeasuredBooklet[] = [
+  { file: '2009/2009_PV_impresso_D1_CD1.pdf', against: 'transcription' },
+  { file: '2009/2009_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2010/2010_PV_impresso_D1_CD1.pdf', against: 'transcription' },
+  { file: '2010/2010_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2014/2014_PV_impresso_D1_CD1.pdf', against: 'transcription' },
+  { file: '2014/2014_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2015/2015_PV_impresso_D1_CD1.pdf', against: 'transcription' },
+  { file: '2015/2015_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2016/2016_PV_impresso_D1_CD1.pdf', against: 'transcription' },
+  { file: '2016/2016_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2018/2018_PV_impresso_D2_CD5.pdf', against: 'transcription' },
+  { file: '2021/2021_PV_impresso_D2_CD5.pdf', against: 'transcription' },
+  { file: '2023/2023_PV_impresso_D2_CD7.pdf', against: 'transcription' },
+  { file: '2025/2025_PV_impresso_D1_CD1.pdf', against: { colour: '2025/2025_PV_impresso_D1_CD3.pdf' } },
+  { file: '2025/2025_PV_impresso_D1_CD3.pdf', against: null },
+  { file: '2025/2025_PV_impresso_D2_CD7.pdf', against: { colour: '2025/2025_PV_impresso_D2_CD5.pdf' } },
+  { file: '2025/2025_PV_impresso_D2_CD5.pdf', against: null },
+  { file: 'ppl/2020_PV_reaplicacao_PPL_D2_CD6.pdf', against: null },
+  { file: 'ppl/2021_PV_reaplicacao_PPL_D2_CD6.pdf', against: null },
+  { file: 'ppl/2023_PV_reaplicacao_PPL_D2_CD6.pdf', against: null }
+]
+
+/** A booklet's answer-key PDF beside it (`_PV_` → `_GB_`), or null. */
+export function answerKeyBeside (booklet: string): string | null {
+  const key = path.join(path.dirname(booklet), path.basename(booklet).replace('_PV_', '_GB_'))
+  return existsSync(key) ? key : null
+}
+
+/** Item → the number the blue booklet of the same day prints it at, for a booklet of another colour; null for a blue one. */
+export function blueNumbering (snapshot: BookletSnapshot, inepDir: string): Map<number, number> | null {
+  const blue = BLUE_BOOKLET[snapshot.day]
+  if (snapshot.cd === blue) return null
+  const keys = bookletKeys({ year: snapshot.year, application: snapshot.application, day: snapshot.day, cd: blue, inepDir })
+  return new Map(keys.positions.flatMap((position) => (position.item?.item == null ? [] : [[position.item.item, position.index] as const])))
+}
+
+export interface MeasureOptions {
+  /** INEP's booklets (../shared/inep/booklets). */
+  readonly bookletsDir: string
+  /** The predecessor's transcription (../shared/enem-data). */
+  readonly datasetDir: string
+  /** INEP's files of the repository (data/inep). */
+  readonly inepDir: string
+  /** Where snapshots are kept between runs. */
+  readonly cacheDir: string
+  readonly ocr: OcrReader | null
+  /** Snapshots made again whatever the cache holds (to time the reader). */
+  readonly fresh?: boolean
+}
+
+/** A snapshot of one booklet of MEASURED_BOOKLETS, made once per options (and cached). */
+export function snapshotLoader (options: MeasureOptions): (file: string) => { snapshot: BookletSnapshot, cached: boolean } {
+  const made = new Map<string, { snapshot: BookletSnapshot, cached: boolean }>()
+  return (file) => {
+    const known = made.get(file)
+    if (known !== undefined) return known
+    const booklet = path.join(options.bookletsDir, file)
+    const result = cachedSnapshot({ booklet, answerKey: answerKeyBeside(booklet), inepDir: options.inepDir, ocr: options.ocr }, options.cacheDir, { fresh: options.fresh ?? false })
+    made.set(file, result)
+    return result
+  }
+}
+
+/** One booklet of MEASURED_BOOKLETS measured as the list says. */
+export function measureListed (entry: MeasuredBooklet, load: (file: string) => { snapshot: BookletSnapshot }, options: Pick<MeasureOptions, 'datasetDir' | 'inepDir'>): QualityRow {
+  const { snapshot } = load(entry.file)
+  if (entry.against === null) return measureBooklet(snapshot, null, null)
+  if (entry.against === 'transcription') return measureBooklet(snapshot, transcriptionCounterpart(snapshot, options.datasetDir, blueNumbering(snapshot, options.inepDir)), 'transcription')
+  const other = load(entry.against.colour).snapshot
+  return measureBooklet(snapshot, colourCounterpart(snapshot, other), other.file)
+}

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { tesseract, unlessUnavailable } from '../data/booklets/ocr.ts'
 import { BuildRefused, buildDataset, INEP_DATA_DIR } from '../data/sources/build-dataset.ts'
+import { defaultConversionCache } from '../data/sources/booklets/conversion-cache.ts'
 import type { CloneOrigin } from '../data/sources/fetch-source.ts'
 import { SOURCE_NAMES, SOURCE_PINS, type RepositorySourceName, type SourceName } from '../data/sources/source-pins.ts'
 
@@ -18,6 +19,9 @@ const USAGE = `Usage: npm run dataset -- <out-dir> [--source NAME=PATH]... [--js
   --source NAME=PATH  read a local copy instead of cloning; NAME is one of:
 ${SOURCE_NAMES.map((name) => { const pin = SOURCE_PINS[name]; return `                        ${name.padEnd(8)} ${pin.localCopy} (${pin.kind === 'files' ? `${pin.publisher}'s files, each from its pinned public git copy` : pin.repository})` }).join('\n')}
   --cache DIR         where clones are kept between builds (default ${DEFAULT_CACHE})
+  --no-conversion-cache  convert every booklet anew; by default each exam's conversion is kept and reused while
+                      its booklets, keys, item data and the reader's code are the same (ENEM_CONVERSION_CACHE, default
+                      ${defaultConversionCache()})
   --git NAME=URL#COMMIT  clone NAME from another address and commit (a mirror); its git hashes are checked all the same
                       (not booklets: its files come from several repositories, each pinned on its own)
   --inep DIR          INEP's item data the conversions read (default ${INEP_DATA_DIR})
@@ -34,6 +38,7 @@ function parse () {
       cache: { type: 'string' },
       inep: { type: 'string' },
       json: { type: 'boolean' },
+      'no-conversion-cache': { type: 'boolean' },
       help: { type: 'boolean' }
     }
   })
@@ -95,6 +100,7 @@ try {
     cacheDir: path.resolve(parsed.values.cache ?? DEFAULT_CACHE),
     ...(parsed.values.inep === undefined ? {} : { inepDir: path.resolve(parsed.values.inep) }),
     ocr,
+    conversionCache: parsed.values['no-conversion-cache'] === true ? null : defaultConversionCache(),
     ...(progress === undefined ? {} : { progress })
   })
   for (const warning of ocrWarnings) process.stderr.write(`${warning}\n`)

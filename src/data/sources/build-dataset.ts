@@ -47,6 +47,8 @@ export interface BuildOptions {
   readonly inepDir?: string
   /** Reads booklet text set in a font with no text mapping; none (the default): such questions are left out. */
   readonly ocr?: OcrReader | null
+  /** Where each exam's booklet conversion is kept and reused (src/data/sources/booklets/conversion-cache.ts); none (the default): converted every time. */
+  readonly conversionCache?: string | null
   /** Called with each step, for the terminal. */
   readonly progress?: (line: string) => void
 }
@@ -143,8 +145,13 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   const repairs: BookletRepairs[] = []
   for (const pinned of pinnedBookletExams(booklets.pin)) {
     const key = examFolder(pinned.id)
-    const exam = convertOrRefuse(() => convertPinnedExam(pinned, booklets.paths, inepDir, options.ocr ?? null), `booklets: ${key}`)
-    progress(`booklets: ${key} read, ${exam.records.length} of ${exam.sourceRecords} questions (${exam.leftOut.length} left out), ${exam.reading?.figures ?? 0} figures${held.has(key) ? ', to repair the records another source gives' : ''}`)
+    let cached = false
+    const exam = convertOrRefuse(() => {
+      const conversion = convertPinnedExam(pinned, booklets.paths, inepDir, options.ocr ?? null, options.conversionCache ?? null)
+      cached = conversion.cached
+      return conversion.exam
+    }, `booklets: ${key}`)
+    progress(`booklets: ${key} ${cached ? 'taken from the conversion cache' : 'read'}, ${exam.records.length} of ${exam.sourceRecords} questions (${exam.leftOut.length} left out), ${exam.reading?.figures ?? 0} figures${held.has(key) ? ', to repair the records another source gives' : ''}`)
     if (held.has(key)) repairs.push({ exam, booklets: pinned.files.map((file) => path.basename(file.local)).filter((name) => parseBookletFileName(name)?.kind === 'booklet') })
     else converted.push({ source: 'booklets', exam })
   }

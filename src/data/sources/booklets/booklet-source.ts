@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { OcrReader } from '../../booklets/ocr.ts'
-import { parseBookletFileName } from './booklet-files.ts'
-import { examFolder, type ConvertedExam, type ExamId } from '../converted-exam.ts'
-import { convertInepBooklets } from './inep-booklets.ts'
+import { examFolder, type ExamId } from '../converted-exam.ts'
+import { findBookletFiles, parseBookletFileName } from './booklet-files.ts'
+import { convertExamCached, type CachedConversion } from './conversion-cache.ts'
 import type { FilesPin, PinnedFile } from '../source-pins.ts'
 
 /*
@@ -40,9 +40,10 @@ export function pinnedBookletExams (pin: FilesPin): PinnedBookletExam[] {
 
 /**
  * Converts one exam of the pin from its files, found at `paths` (by `local`, already checked against
- * their hashes). Throws what convertInepBooklets throws (an answer key that disagrees, no booklet).
+ * their hashes), or takes it from the conversion cache `cacheDir` (src/data/sources/booklets/conversion-cache.ts;
+ * null: none). Throws what convertInepBooklets throws (an answer key that disagrees, no booklet).
  */
-export function convertPinnedExam (exam: PinnedBookletExam, paths: ReadonlyMap<string, string>, inepDir: string, ocr: OcrReader | null): ConvertedExam {
+export function convertPinnedExam (exam: PinnedBookletExam, paths: ReadonlyMap<string, string>, inepDir: string, ocr: OcrReader | null, cacheDir: string | null = null): CachedConversion {
   const folder = mkdtempSync(path.join(tmpdir(), 'enem-booklets-'))
   try {
     for (const file of exam.files) {
@@ -51,9 +52,9 @@ export function convertPinnedExam (exam: PinnedBookletExam, paths: ReadonlyMap<s
       const text = path.resolve(inepDir, ANSWER_KEY_TEXTS, `${name}.txt`)
       if (existsSync(text)) symlinkSync(text, path.join(folder, `${name}.txt`))
     }
-    const [converted, ...more] = convertInepBooklets(folder, inepDir, { ocr })
-    if (converted === undefined || more.length > 0) throw new Error(`${examFolder(exam.id)}: its files make ${more.length + (converted === undefined ? 0 : 1)} exams`)
-    return converted
+    const [found, ...more] = findBookletFiles(folder)
+    if (found === undefined || more.length > 0) throw new Error(`${examFolder(exam.id)}: its files make ${more.length + (found === undefined ? 0 : 1)} exams`)
+    return convertExamCached(found, inepDir, { ocr, cacheDir })
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }

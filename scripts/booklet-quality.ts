@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { tesseract, unlessUnavailable } from '../src/data/booklets/ocr.ts'
+import { OcrUnavailable, tesseract } from '../src/data/booklets/ocr.ts'
 import { INEP_DATA_DIR } from '../src/data/sources/build-dataset.ts'
 import { DEFECT_CLASSES } from '../src/data/sources/reading-defects.ts'
 import { MEASURED_BOOKLETS, measureListed, meetsFloors, percent, snapshotLoader, type QualityRow } from '../src/data/sources/reading-quality.ts'
@@ -18,7 +18,7 @@ import { MEASURED_BOOKLETS, measureListed, meetsFloors, percent, snapshotLoader,
 
 const REPO = path.resolve(import.meta.dirname, '..')
 const SHARED = path.resolve(REPO, '../shared')
-export const CACHE_DIR = path.join(tmpdir(), 'enem-booklet-readings')
+const CACHE_DIR = path.join(tmpdir(), 'enem-booklet-readings')
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { list: { type: 'boolean' }, fresh: { type: 'boolean' }, help: { type: 'boolean' } } })
 if (values.help === true) {
@@ -31,12 +31,11 @@ if (entries.length === 0) {
   process.exit(2)
 }
 
-const warnings: string[] = []
-const ocr = unlessUnavailable(tesseract, (reason) => warnings.push(`OCR: ${reason}`))
-const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: path.join(SHARED, 'enem-data'), inepDir: INEP_DATA_DIR, cacheDir: CACHE_DIR, ocr, fresh: values.fresh === true }
+// OCR as the conversion reads (Tesseract); without it a reading would be another reader's, so none is kept.
+const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: path.join(SHARED, 'enem-data'), inepDir: INEP_DATA_DIR, cacheDir: CACHE_DIR, ocr: tesseract, fresh: values.fresh === true }
 const load = snapshotLoader(options)
 
-const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }
+const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'rule-figure': 'rule', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }
 const header = ['booklet', 'against', 'found', 'alt %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
 process.stdout.write(`${header.join('\t')}\n`)
 
@@ -48,7 +47,19 @@ let total = 0
 const rows: QualityRow[] = []
 for (const entry of entries) {
   const started = performance.now()
-  const row = measureListed(entry, load, options)
+  let row: QualityRow
+  try {
+    row = measureListed(entry, load, options)
+  } catch (error) {
+    if (error instanceof OcrUnavailable) {
+      process.stderr.write(`OCR unavailable: ${error.message}\n`)
+      process.exit(1)
+    }
+    // A booklet that cannot be read or keyed is a row of the table, and the run's exit status.
+    process.stdout.write(`${path.basename(entry.file)}\tnot measured: ${(error as Error).message.split('\n')[0]}\n`)
+    process.exitCode = 1
+    continue
+  }
   const cached = load(entry.file).cached
   total += (performance.now() - started) / 1000
   rows.push(row)
@@ -71,4 +82,3 @@ for (const entry of entries) {
   }
 }
 process.stdout.write(`${rows.length} booklets in ${total.toFixed(1)} s (reading ${rows.reduce((sum, row) => sum + row.seconds, 0).toFixed(1)} s as each snapshot was made)\n`)
-for (const warning of warnings) process.stderr.write(`${warning}\n`)

@@ -7,6 +7,8 @@ import type { BookletSnapshot, SnapshotFigure, SnapshotRecord } from './reading-
  * - recurring-figure: a figure whose pixels, or whose size and look, recur in RECURRING or more
  *   records, at distinct places of the booklet (a logo beside every label, a rule, a footer strip);
  *   a shared text's figure, one place read into each of its questions, is not one.
+ * - rule-figure: a figure thinner than RULE_THICKNESS points, a rule or a strip and no drawing (a
+ *   footer strip ending alternative E, a rule opening a question), recurring or not.
  * - credit-in-asking: the sentence that asks holds a source credit ("Disponível em", "Acesso em",
  *   "(adaptado)", an author as a reference writes one: `RIBEIRO, A. E.`).
  * - line-numbers: a run of a text's margin line numbers among its words ("Parecia 1 2 que eu ia",
@@ -18,7 +20,7 @@ import type { BookletSnapshot, SnapshotFigure, SnapshotRecord } from './reading-
  *   crop also shows.
  */
 
-export const DEFECT_CLASSES = ['recurring-figure', 'credit-in-asking', 'line-numbers', 'key-picture', 'markdown-escape', 'text-in-figure'] as const
+export const DEFECT_CLASSES = ['recurring-figure', 'rule-figure', 'credit-in-asking', 'line-numbers', 'key-picture', 'markdown-escape', 'text-in-figure'] as const
 export type DefectClass = typeof DEFECT_CLASSES[number]
 
 export interface Defect {
@@ -31,6 +33,8 @@ export interface Defect {
 
 /** A figure recurs when it stands in this many records or more. */
 export const RECURRING = 3
+/** A figure whose shorter side is below this (points) is a rule: a line of text is taller. */
+export const RULE_THICKNESS = 7
 /** Near-same size: each side within this share of the other's. */
 const SIZE_TOLERANCE = 0.1
 /** Near-same look: at most this many of the 64 cells differ. */
@@ -113,13 +117,15 @@ export function lineNumberRun (text: string): string | null {
 /** Every defect of a booklet's records. */
 export function bookletDefects (snapshot: Pick<BookletSnapshot, 'records'>): Defect[] {
   const defects: Defect[] = [...recurringFigures(snapshot.records)]
-  for (const { record, textInFigures } of snapshot.records) {
+  for (const { record, figures, textInFigures } of snapshot.records) {
     const at = { index: record.index, language: record.language }
     const asking = record.alternativesIntroduction ?? ''
     const credit = CREDIT.exec(asking)
     if (credit !== null) defects.push({ ...at, kind: 'credit-in-asking', why: `asking sentence holds "${credit[0]}": ${asking.slice(0, 100)}` })
     const run = lineNumberRun(`${record.context ?? ''}\n\n${asking}`)
     if (run !== null) defects.push({ ...at, kind: 'line-numbers', why: `"${run}"` })
+    const rule = figures.find((figure) => Math.min(...sizeOf(figure)) < RULE_THICKNESS)
+    if (rule !== undefined) defects.push({ ...at, kind: 'rule-figure', why: `${rule.name} (page ${rule.page}) is ${sizeOf(rule).map((side) => side.toFixed(1)).join(' × ')} pt` })
     const pictures = record.alternatives.filter((alternative) => alternative.file !== null)
     if (pictures.length === 1 && pictures[0]!.isCorrect) defects.push({ ...at, kind: 'key-picture', why: `only ${pictures[0]!.letter} (the key) is a picture` })
     const escaped = record.alternatives.find((alternative) => ESCAPE.test(alternative.text ?? ''))

@@ -194,16 +194,19 @@ export function makeSnapshot ({ booklet, answerKey, inepDir, ocr }: SnapshotRequ
 
 const SOURCE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
-/** Every TypeScript file under src/data/ (the reader, the conversion, the keys), in a stable order. */
+/** The measures made of a snapshot, which change no snapshot. */
+const MEASURES = new Set(['reading-comparison.ts', 'reading-defects.ts', 'reading-quality.ts'])
+
+/** Every TypeScript file under src/data/ (the reader, the conversion, the keys) but the measures, in a stable order. */
 function readerSources (folder = SOURCE_ROOT): string[] {
   return readdirSync(folder, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => (entry.isDirectory() ? readerSources(path.join(folder, entry.name)) : entry.name.endsWith('.ts') ? [path.join(folder, entry.name)] : []))
+    .flatMap((entry) => (entry.isDirectory() ? readerSources(path.join(folder, entry.name)) : entry.name.endsWith('.ts') && !MEASURES.has(entry.name) ? [path.join(folder, entry.name)] : []))
 }
 
 /**
  * The cache key of a snapshot: the SHA-256 of the booklet, its key, the year's files of INEP's folder
- * (ITENS_PROVA, answer keys), every source file of src/data/, and whether OCR reads.
+ * (ITENS_PROVA, answer keys), every source file of src/data/ but the measures, and whether OCR reads.
  */
 export function snapshotKey (request: SnapshotRequest): string {
   const hash = createHash('sha256')

@@ -51,7 +51,7 @@ const DATA: Layer = {
   root: 'data',
   floors: [
     // The records' shape, their Markdown and figures, and the 3PL's arithmetic (pure functions of an item's parameters).
-    ['exam-key.ts', 'record-schemas.ts', 'record-markdown.ts', 'record-figures.ts', 'inep-3pl.ts'],
+    ['exam-key.ts', 'record-schemas.ts', 'record-markdown.ts', 'record-figures.ts', 'record-statement.ts', 'inep-3pl.ts'],
     ['catalog.ts', 'official/'],
     // Reading a folder; INEP's Matriz and the skills of the records.
     ['dataset/', 'skills/'],

@@ -1,5 +1,5 @@
 import { DEFAULT_APPLICATION, compareNewestFirst, examKey, type Application } from './exam-key.ts'
-import type { ExamSummary, Question, QuestionSummary } from './record-schemas.ts'
+import type { ExamSummary, Question, ServedQuestionSummary } from './record-schemas.ts'
 
 /** One exam as the service serves it: its summary and its validated question records, ordered. */
 export interface Exam {
@@ -11,8 +11,8 @@ export interface Exam {
    * exam's languages in the order of its `languages` array (unknown languages last).
    */
   readonly questions: readonly Question[]
-  /** The same entries as `questions`, reduced to the question summary fields. */
-  readonly questionSummaries: readonly QuestionSummary[]
+  /** The same entries as `questions`, reduced to the question summary fields (and whether each is incomplete). */
+  readonly questionSummaries: readonly ServedQuestionSummary[]
   /** Language slugs in the order of the exam's `languages` array. */
   readonly languageSlugs: readonly string[]
   readonly disciplineSlugs: readonly string[]

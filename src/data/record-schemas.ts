@@ -53,6 +53,25 @@ export const QuestionSummarySchema = Type.Object({
   language: NullableString('Language slug; null for a question common to every language')
 }, { title: 'QuestionSummary', description: 'A question entry of an exam' })
 
+/**
+ * Why a served record is left out of every draw (src/data/record-statement.ts): `no-statement`, it shows
+ * nothing before its asking sentence, neither `context` nor a figure in `files`.
+ */
+export const IncompleteSchema = Type.Union([
+  Type.Object({
+    reason: Type.Literal('no-statement', {
+      description: '`no-statement`: no `context` and no figure in `files`, so the record shows only its asking sentence (`alternativesIntroduction`): the text or figure the question asks about is missing, or was run into the asking sentence. Images of the alternatives are answers, not a statement'
+    })
+  }, { title: 'Incomplete', description: 'Why the record is incomplete' }),
+  Type.Null()
+], { description: 'Null for a whole record; otherwise why it is incomplete. An incomplete record is served but never drawn (random, practice, the Simulado)' })
+
+/** A question entry of an exam as the service serves it: the file's entry, and whether the record is incomplete. */
+export const ServedQuestionSummarySchema = Type.Object({
+  ...QuestionSummarySchema.properties,
+  incomplete: IncompleteSchema
+}, { title: 'QuestionSummary', description: 'A question entry of an exam' })
+
 export const ExamDetailsFileSchema = Type.Object({
   ...DatasetExamSummarySchema.properties,
   questions: Type.Array(QuestionSummarySchema)
@@ -139,13 +158,16 @@ export const QuestionSchema = Type.Object({
   correctAlternative,
   alternativesIntroduction,
   alternatives,
-  inep: Type.Union([InepSchema, Type.Null()], { description: "INEP's official facts about the question; null where none is known" })
+  inep: Type.Union([InepSchema, Type.Null()], { description: "INEP's official facts about the question; null where none is known" }),
+  incomplete: IncompleteSchema
 }, { title: 'Question', description: 'A full question record' })
 
 export type Option = Type.Static<typeof OptionSchema>
 export type ExamSummary = Type.Static<typeof ExamSummarySchema>
 export type DatasetExamSummary = Type.Static<typeof DatasetExamSummarySchema>
 export type QuestionSummary = Type.Static<typeof QuestionSummarySchema>
+export type ServedQuestionSummary = Type.Static<typeof ServedQuestionSummarySchema>
+export type Incomplete = Type.Static<typeof IncompleteSchema>
 export type ExamDetailsFile = Type.Static<typeof ExamDetailsFileSchema>
 export type Alternative = Type.Static<typeof AlternativeSchema>
 export type DatasetQuestion = Type.Static<typeof DatasetQuestionSchema>

@@ -1,4 +1,4 @@
-import type { Alternative, ExamDetailsFile, ExamSummary, Inep, Question, QuestionSummary } from '../data/record-schemas.ts'
+import type { Alternative, ExamDetailsFile, ExamSummary, Incomplete, Inep, Question, QuestionSummary } from '../data/record-schemas.ts'
 
 /*
  * The public API as the page sees it: every call goes to this server, by an address relative to
@@ -9,8 +9,8 @@ export type { Alternative, ExamSummary, QuestionSummary }
 
 export type InepItem = Inep
 
-/** A question record; `inep` is read as optional, so the page also works against a server without it. */
-export type QuestionRecord = Omit<Question, 'inep'> & { inep?: Inep | null }
+/** A question record; `inep` and `incomplete` are read as optional, so the page also works against a server without them. */
+export type QuestionRecord = Omit<Question, 'inep' | 'incomplete'> & { inep?: Inep | null, incomplete?: Incomplete }
 export type ExamDetail = ExamDetailsFile
 
 export interface QuestionList {
@@ -101,7 +101,7 @@ export function getQuestionPage (year: number, params: Params, signal?: AbortSig
 }
 
 /** Why a position of an area does not count toward its score (POST /v1/scores). */
-export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
+export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing' | 'incomplete'
 
 export interface AreaScore {
   area: InepItem['area']

@@ -23,7 +23,8 @@ const LEFT_OUT: Record<LeftOutReason, string> = {
   annulled: 'anulada pelo INEP',
   'not-taken-language': 'da outra língua',
   'no-parameters': 'sem parâmetros do INEP (fora da nota)',
-  missing: 'ausente do acervo'
+  missing: 'ausente do acervo',
+  incomplete: 'incompleta no acervo (sem enunciado)'
 }
 
 function select (id: string, name: string, label: string, options: Array<[string, string]>, selected: string | undefined): HTMLElement {
@@ -91,10 +92,13 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
   const language = requestedLanguage !== undefined && offered.includes(requestedLanguage) ? requestedLanguage : offered[0]
   if (!exam.disciplines.some((option) => option.value === discipline)) throw new ApiProblem(404, `A prova ${exam.title} não tem a área ${discipline}`)
   // The skills' texts are a nicety: without them the page names skills by code.
-  const [{ questions }, skillTexts] = await Promise.all([
+  const [{ questions: listed }, skillTexts] = await Promise.all([
     getQuestionPage(year, { application, discipline, language, limit: 50 }, signal),
     getSkillTexts().catch((): ReadonlyMap<string, string> => new Map())
   ])
+  // A record without its statement is not asked (`incomplete`): the score leaves it out as such.
+  const questions = listed.filter((question) => question.incomplete == null)
+  const incompleteCount = listed.length - questions.length
   const area = disciplineLabel(options, discipline)
   // The regular exam's key as before, so answers kept before second applications existed are found again.
   const storageKey = `enem-simulado:${application === undefined || application === 'regular' ? year : `${year}-${application}`}:${discipline}:${language ?? ''}`
@@ -204,7 +208,7 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
     result.querySelector<HTMLElement>('h2')?.focus()
   }
 
-  const missingCount = AREA_QUESTIONS - questions.length
+  const missingCount = AREA_QUESTIONS - listed.length
   show(Math.max(0, questions.findIndex((question) => !answers.has(question.index))), false)
   return {
     title: `Simulado · ${exam.title} · ${area}`,
@@ -214,7 +218,8 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
         h('span', { 'aria-current': 'page' }, `${exam.title} · ${area}`)),
       h('h1', { tabindex: -1 }, `Simulado: ${exam.title}, ${area}${languageNote}`),
       h('p', { class: 'lead' }, `${countOf(questions.length, 'questão', 'questões')}, na ordem da prova. Ao terminar, a nota é calculada como o INEP a calcula para esta prova; questões em branco contam como erradas.`),
-      missingCount > 0 && h('p', { class: 'note' }, `A prova tem ${AREA_QUESTIONS} questões nesta área; o acervo tem ${questions.length}. As que faltam ficam fora da nota.`),
+      missingCount > 0 && h('p', { class: 'note' }, `A prova tem ${AREA_QUESTIONS} questões nesta área; o acervo tem ${listed.length}. As que faltam ficam fora da nota.`),
+      incompleteCount > 0 && h('p', { class: 'note incomplete-count' }, `${incompleteCount === 1 ? 'Uma questão desta área está incompleta' : `${incompleteCount} questões desta área estão incompletas`} no acervo (sem o enunciado) e ${incompleteCount === 1 ? 'fica' : 'ficam'} fora do simulado e da nota.`),
       h('div', { class: 'practice-progress' }, progress, progressText),
       panel,
       numbers,

@@ -22,10 +22,18 @@ function figuresOnlyInFilesBlock (question: QuestionRecord, name: string): HTMLE
     files.map((file, at) => h('img', { src: file, alt: `Figura ${files.length === 1 ? '' : `${at + 1} `}${name}`, loading: 'lazy', decoding: 'async' })))
 }
 
+/**
+ * What the page says of a record without its statement (`incomplete`, src/data/record-statement.ts),
+ * where the statement would stand: the asking sentence that follows is about a text or figure the
+ * record does not show apart (never transcribed, or run into the asking sentence).
+ */
+export const INCOMPLETE_NOTE = 'Questão incompleta no acervo: falta o enunciado separado da pergunta. O texto ou a figura que a prova mostra antes da pergunta não foi transcrito, ou foi transcrito junto com ela. Por isso esta questão fica fora dos sorteios, da prática e do simulado.'
+
 /** The statement (Markdown), the figures only `files` holds, and the introduction, in the order the exam prints them. */
 export function statementParts (question: QuestionRecord, name: string): Array<HTMLElement | null | false> {
   const imageLabel = `Imagem do enunciado ${name},`
   return [
+    question.incomplete != null && h('p', { class: 'note incomplete-note', role: 'note' }, INCOMPLETE_NOTE),
     question.context !== null && question.context !== '' &&
       setRenderedHtml(h('div', { class: 'statement', lang: question.language === null ? undefined : STATEMENT_LANGUAGES[question.language] }), renderMarkdown(question.context, imageLabel)),
     figuresOnlyInFilesBlock(question, name),

@@ -76,7 +76,7 @@ function endpointCases (send: SendRequest): void {
       const exam = response.json<{ title: string, year: number, questions: Array<{ index: number, language: string | null, title: string, discipline: string | null }> }>()
       assert.equal(exam.year, 2020)
       assert.equal(exam.questions.length, 26)
-      assert.deepEqual(Object.keys(exam.questions[0]!), ['title', 'index', 'discipline', 'language'])
+      assert.deepEqual(Object.keys(exam.questions[0]!), ['title', 'index', 'discipline', 'language', 'incomplete'])
       assert.deepEqual(exam.questions.slice(0, 3).map((q) => [q.index, q.language]), [[1, 'espanhol'], [1, 'ingles'], [2, 'espanhol']])
       // Index 5 has a mislabelled null-language record: it comes before the variants.
       assert.deepEqual(exam.questions.filter((q) => q.index === 5).map((q) => q.language), [null, 'espanhol', 'ingles'])
@@ -269,7 +269,7 @@ function endpointCases (send: SendRequest): void {
       assert.equal(response.statusCode, 200)
       const question = response.json<QuestionBody>()
       assert.deepEqual(Object.keys(question), ['title', 'index', 'discipline', 'language', 'year', 'application', 'context', 'files',
-        'correctAlternative', 'alternativesIntroduction', 'alternatives', 'inep'])
+        'correctAlternative', 'alternativesIntroduction', 'alternatives', 'inep', 'incomplete'])
       assert.equal(question.application, 'regular')
       assert.equal(question.language, 'espanhol')
       assert.equal(question.title, 'Questão 1 - ENEM 2020')

@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { brotliDecompressSync } from 'node:zlib'
 import { compileErrors, validate } from '@readme/openapi-parser'
-import { AlternativeSchema, ExamSummarySchema, BookletSchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, QuestionSummarySchema } from '../../src/data/record-schemas.ts'
+import { AlternativeSchema, ExamSummarySchema, BookletSchema, IncompleteSchema, InepSchema, IrtSchema, OptionSchema, QuestionSchema, ServedQuestionSummarySchema } from '../../src/data/record-schemas.ts'
 import { docPathFor, ERROR_CODES, type ErrorStatus } from '../../src/http/errors.ts'
 import { errorHeading } from '../../src/http/plugins/openapi.ts'
 import { EXAMPLE_REQUESTS, errorExampleRequests, successExamples } from '../../src/http/plugins/openapi-examples.ts'
@@ -227,7 +227,7 @@ describe('the OpenAPI document', () => {
 
   test('the response schemas are the routes\' TypeBox schemas, named by their titles', () => {
     // The TypeBox schemas carry their title and description as plain JSON Schema annotations.
-    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: QuestionSummarySchema, Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema, PracticeRun: PracticeRunSchema, AnswerSheet: AnswerSheetSchema, AreaScore: AreaScoreSchema, LeftOut: LeftOutSchema, ScoreAnswer: ScoreAnswerSchema, PracticeDraw: PracticeDrawSchema, Skill: SkillSchema, SkillArea: SkillAreaSchema, SkillCatalog: SkillCatalogSchema }
+    const named: Record<string, { title?: unknown, description?: unknown, required?: unknown, properties: object }> = { Option: OptionSchema, ExamSummary: ExamSummarySchema, QuestionSummary: ServedQuestionSummarySchema, Incomplete: IncompleteSchema.anyOf[0], Alternative: AlternativeSchema, Question: QuestionSchema, Inep: InepSchema, Irt: IrtSchema, Booklet: BookletSchema, ExamDetail: ExamDetailSchema, PaginationMetadata: PaginationMetadataSchema, QuestionPage: QuestionPageSchema, Error: ErrorSchema, FoundQuestionPage: FoundQuestionPageSchema, RandomDraw: RandomDrawSchema, PracticeRun: PracticeRunSchema, AnswerSheet: AnswerSheetSchema, AreaScore: AreaScoreSchema, LeftOut: LeftOutSchema, ScoreAnswer: ScoreAnswerSchema, PracticeDraw: PracticeDrawSchema, Skill: SkillSchema, SkillArea: SkillAreaSchema, SkillCatalog: SkillCatalogSchema }
     // ScoreRequest is the union of PracticeRun and AnswerSheet: it has no properties of its own.
     // Competency and SkillOutcome are named items of arrays inside SkillArea and AreaScore.
     assert.deepEqual(Object.keys(document.components.schemas).sort(), [...Object.keys(named), 'ScoreRequest', 'Competency', 'SkillOutcome'].sort())

@@ -165,8 +165,8 @@ function information (irt: { a: number, b: number, c: number }, theta: number): 
   return (slope * slope) / (p * (1 - p))
 }
 
-/** What a practice draw may give, and what a score counts: parameters, not annulled, not left out of the score. */
-const eligible = (record: Question) => record.inep !== null && record.inep.irt !== null && !record.inep.annulled && record.inep.excludedFromScoring !== true
+/** What a practice draw may give, and what a practice run's score counts: parameters, not annulled, not left out of the score, its statement shown. */
+const eligible = (record: Question) => record.inep !== null && record.inep.irt !== null && !record.inep.annulled && record.inep.excludedFromScoring !== true && record.incomplete === null
 
 describe('GET /v1/questions/practice', () => {
   test('every drawn question is among the max(5·count, 30) most informative items of its view at θ; distinct items; easiest first', async () => {

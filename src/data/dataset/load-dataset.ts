@@ -10,6 +10,7 @@ import { creditsOf, readManifest, type DataCredit } from './dataset-manifest.ts'
 import { APPLICATIONS, compareNewestFirst, type Application } from '../exam-key.ts'
 import { describeExamKey, readDataset, type DatasetExam } from './read-dataset.ts'
 import type { Question, DatasetQuestion } from '../record-schemas.ts'
+import { incompletenessOf } from '../record-statement.ts'
 
 export { DATASET_FILE_PREFIX }
 
@@ -185,7 +186,7 @@ function buildExam (
     key: source.key,
     summary: { title: summary.title, year: summary.year, application, disciplines: summary.disciplines, languages },
     questions,
-    questionSummaries: questions.map(({ title, index, discipline, language }) => ({ title, index, discipline, language })),
+    questionSummaries: questions.map(({ title, index, discipline, language, incomplete }) => ({ title, index, discipline, language, incomplete })),
     languageSlugs,
     disciplineSlugs: summary.disciplines.map((option) => option.value),
     defaultLanguage: languageSlugs[0] ?? null
@@ -225,6 +226,7 @@ function toServedQuestion (record: DatasetQuestion, application: Application, fi
       file: rewriteNullable(alternative.file),
       isCorrect: corrected.isCorrect[position]!
     })),
-    inep: corrected.inep
+    inep: corrected.inep,
+    incomplete: incompletenessOf(record)
   }
 }

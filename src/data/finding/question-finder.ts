@@ -3,7 +3,7 @@ import type { Question } from '../record-schemas.ts'
 import { QuestionSearch, type IndexOrigin, type SearchQuery } from './question-search.ts'
 import type { StartUpCache } from '../dataset/start-up-cache.ts'
 import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
-import { addPosition, emptyPositionSet, hasPosition, intersectInto, type PositionSet } from './position-set.ts'
+import { addPosition, emptyPositionSet, hasPosition, intersectInto, positionSetWhere, type PositionSet } from './position-set.ts'
 
 export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.ts'
 
@@ -26,6 +26,8 @@ export class QuestionFinder {
   readonly #search: QuestionSearch
   /** Each record's position in #records. */
   readonly #positionOf: ReadonlyMap<Question, number>
+  /** The records a draw may pick: those that show their statement (src/data/record-statement.ts). */
+  readonly #drawable: PositionSet
 
   /** `recordFilters`: RECORD_FILTERS, unless a test gives its own table. */
   constructor (catalog: Catalog, recordFilters: RecordFilterTable = RECORD_FILTERS) {
@@ -42,6 +44,7 @@ export class QuestionFinder {
     this.#positionOf = positionOf
     this.#recordSets = new Map(Object.entries(recordFilters).map(([name, filter]) => [name, filter.prepare(records)]))
     this.#passing = emptyPositionSet(records.length)
+    this.#drawable = positionSetWhere(records.length, (position) => records[position]!.incomplete === null)
 
     const languages = new Set(exams.flatMap((exam) => exam.languageSlugs))
     for (const language of ['', ...languages]) {
@@ -120,19 +123,45 @@ export class QuestionFinder {
   }
 
   /**
+   * #passingSet, further narrowed to `within` when one is given: #passing, or a set only read.
+   */
+  #passingWithin (filters: QuestionFilters, view: PositionSet | undefined, within: PositionSet | undefined): PositionSet | undefined {
+    const passing = this.#passingSet(filters, view)
+    if (within === undefined) return passing
+    if (passing === undefined) return within
+    // A view's own set (no record filter set) is copied into #passing before it is narrowed.
+    if (passing !== this.#passing) this.#passing.set(passing)
+    intersectInto(this.#passing, within)
+    return this.#passing
+  }
+
+  /**
    * The records that pass every filter: by relevance when searching (ties in listing order),
    * otherwise in listing order. The same filters always give the same list.
    */
   find (filters: QuestionFilters): Question[] {
+    return this.#find(filters, undefined)
+  }
+
+  /**
+   * What a draw picks from (GET /v1/questions/random, practice, and MCP's tools through them):
+   * `find(filters)` without the records that do not show their statement (`incomplete`, see
+   * src/data/record-statement.ts), which no draw may offer a student.
+   */
+  findDrawable (filters: QuestionFilters): Question[] {
+    return this.#find(filters, this.#drawable)
+  }
+
+  #find (filters: QuestionFilters, within: PositionSet | undefined): Question[] {
     const positions = this.#viewPositions.get(filters.language ?? '')
     if (positions === undefined) return []
     const found: Question[] = []
     if (filters.search === undefined) {
-      const passing = this.#passingSet(filters)
+      const passing = this.#passingWithin(filters, undefined, within)
       for (const position of positions) if (passing === undefined || hasPosition(passing, position)) found.push(this.#records[position]!)
       return found
     }
-    const passing = this.#passingSet(filters, this.#inView.get(filters.language ?? ''))!
+    const passing = this.#passingWithin(filters, this.#inView.get(filters.language ?? ''), within)!
     for (const hit of this.#search.search(filters.search)) {
       if (hasPosition(passing, hit.position)) found.push(this.#records[hit.position]!)
     }

@@ -205,7 +205,8 @@ export interface PracticeDrawRequest {
 
 /**
  * Practice draws over the served records, as GET /v1/questions/practice answers them: the records
- * the finder selects for the filters and the area's discipline (each exam's language view), then
+ * the finder selects for the filters and the area's discipline (each exam's language view) that a
+ * draw may pick (QuestionFinder.findDrawable: each shows its statement), then
  * drawPractice. Values are taken as already checked (see the PRACTICE_* and SCORE_* bounds).
  */
 export class PracticeDrawer {
@@ -243,7 +244,8 @@ export class PracticeDrawer {
     if (pool === undefined) {
       let candidates = this.#candidates.get(key)
       if (candidates === undefined) {
-        candidates = practiceCandidates(this.#finder.find(selection))
+        // A draw's records: never one without its statement (QuestionFinder.findDrawable).
+        candidates = practiceCandidates(this.#finder.findDrawable(selection))
         this.#candidates.set(key, candidates)
       }
       pool = practicePool(candidates, area, score, count)

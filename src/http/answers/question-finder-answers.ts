@@ -165,7 +165,9 @@ export class QuestionFinderAnswers {
    * questions' own bytes (effort `parts`), so a draw kept by its seed holds little of its own.
    */
   #draw (filters: QuestionFilters, key: string, count: number, seed: number, options: { cacheControl?: string } = {}): PreparedBody {
-    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(this.#matching(filters, key).matches, count, seed), { effort: 'parts', ...options })
+    // Among the records a draw may pick (QuestionFinder.findDrawable), kept apart from the listing's matches of the same filters.
+    const drawable = this.#matching(filters, `drawable|${key}`, undefined, (selected) => this.#finder.findDrawable(selected))
+    return this.#prepared.list(`{"seed":${seed},"questions":[`, drawDistinct(drawable.matches, count, seed), { effort: 'parts', ...options })
   }
 
   /** GET /v1/export/questions.jsonl */
@@ -193,15 +195,21 @@ export class QuestionFinderAnswers {
   /**
    * The records the filters select, and whether that list is kept (a list is known by its identity).
    * `seen`: whether the repeat filter had seen this filter set before (asked by the caller that already did).
+   * `find`: how the list is made (a draw's: QuestionFinder.findDrawable), under its own `key`.
    */
-  #matching (filters: QuestionFilters, key: string, seen = this.#repeats.seenBefore(`matches|${key}`)): { matches: readonly Question[], kept: boolean } {
+  #matching (
+    filters: QuestionFilters,
+    key: string,
+    seen = this.#repeats.seenBefore(`matches|${key}`),
+    find: (filters: QuestionFilters) => readonly Question[] = (selected) => this.#finder.find(selected)
+  ): { matches: readonly Question[], kept: boolean } {
     // Only a filter set asked for before can have a kept list: asking the repeat filter first spares
     // every first search a lookup in the cache. A list whose slot in the filter was since taken by
     // another key is found again from its next request on.
-    if (!seen) return { matches: this.#finder.find(filters), kept: false }
+    if (!seen) return { matches: find(filters), kept: false }
     let matches = this.#matches.get(key)
     if (matches === undefined) {
-      matches = this.#finder.find(filters)
+      matches = find(filters)
       this.#matches.set(key, matches)
     }
     return { matches, kept: true }

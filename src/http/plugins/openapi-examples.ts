@@ -1,4 +1,4 @@
-import type { ExamSummary, Question, QuestionSummary } from '../../data/record-schemas.ts'
+import type { ExamSummary, Question, ServedQuestionSummary } from '../../data/record-schemas.ts'
 import { DATASET_FILE_PREFIX } from '../../data/dataset/load-dataset.ts'
 import { errorBody, type ErrorBody, type ErrorStatus } from '../error-codes.ts'
 import { internalError } from '../errors.ts'
@@ -44,13 +44,13 @@ const EXAM_2020: ExamSummary = {
 }
 
 /** GET /v1/exams/2020, trimmed to the first question entries (one per language variant). */
-export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: QuestionSummary[] } = {
+export const EXAM_DETAIL_EXAMPLE: ExamSummary & { questions: ServedQuestionSummary[] } = {
   ...EXAM_2020,
   questions: [
-    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'espanhol' },
-    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'ingles' },
-    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'espanhol' },
-    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'ingles' }
+    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'espanhol', incomplete: null },
+    { title: 'Questão 1 - ENEM 2020', index: 1, discipline: 'linguagens', language: 'ingles', incomplete: null },
+    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'espanhol', incomplete: null },
+    { title: 'Questão 2 - ENEM 2020', index: 2, discipline: 'linguagens', language: 'ingles', incomplete: null }
   ]
 }
 
@@ -88,7 +88,8 @@ export const QUESTION_RECORD_EXAMPLE: Question = {
     difficulty: 624.7,
     booklet: { code: 597, colour: 'azul' },
     sources: ['itens-prova/ITENS_PROVA_2020.csv', 'items/enem-2020.json']
-  }
+  },
+  incomplete: null
 }
 
 /** The request each success example answers, so a test can replay it on the full dataset. */

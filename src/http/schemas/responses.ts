@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { ExamSummarySchema, QuestionSchema, QuestionSummarySchema } from '../../data/record-schemas.ts'
+import { ExamSummarySchema, QuestionSchema, ServedQuestionSummarySchema } from '../../data/record-schemas.ts'
 import { ERROR_CODES } from '../error-codes.ts'
 import { LIMIT_MAX } from './parameters.ts'
 
@@ -7,8 +7,8 @@ export const ExamListSchema = Type.Array(ExamSummarySchema, { description: 'Ever
 
 export const ExamDetailSchema = Type.Object({
   ...ExamSummarySchema.properties,
-  questions: Type.Array(QuestionSummarySchema, {
-    description: 'Every question entry of the exam (one per language variant), by index, then null language, then in the order of `languages`'
+  questions: Type.Array(ServedQuestionSummarySchema, {
+    description: 'Every question entry of the exam (one per language variant), by index, then null language, then in the order of `languages`; `incomplete` marks a record without its statement, which no draw picks'
   })
 }, { title: 'ExamDetail', description: 'An exam with the list of its question entries' })
 

@@ -41,7 +41,8 @@ function record (index: number, item: number | null, irt: { a: number, b: number
     correctAlternative: 'A',
     alternativesIntroduction: null,
     alternatives: [],
-    inep: { item, area: 'MT', skill: 1, key: flags.annulled === true ? 'X' : 'A', annulled: flags.annulled === true, excludedFromScoring: flags.excluded === true, irt, difficulty: itemDifficulty('MT', irt), booklet: null, sources: [] }
+    inep: { item, area: 'MT', skill: 1, key: flags.annulled === true ? 'X' : 'A', annulled: flags.annulled === true, excludedFromScoring: flags.excluded === true, irt, difficulty: itemDifficulty('MT', irt), booklet: null, sources: [] },
+    incomplete: null
   }
 }
 

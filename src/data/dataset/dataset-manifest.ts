@@ -39,7 +39,8 @@ export const ManifestFilesSourceSchema = Type.Object({
     commit: Type.String(),
     path: Type.String(),
     blob: Type.String({ description: 'Its git blob hash' }),
-    sha256: Type.String()
+    sha256: Type.String(),
+    resave: Type.Optional(Type.String({ description: 'Set when the file is a re-save of INEP\'s file by a web tool, not INEP\'s bytes: what made it' }))
   }))
 })
 export type ManifestFilesSource = Type.Static<typeof ManifestFilesSourceSchema>
@@ -75,7 +76,23 @@ export const ManifestExamSchema = Type.Object({
     booklets: Type.Array(Type.String(), { description: 'The booklet files read' }),
     repaired: Type.Integer({ minimum: 0 }),
     notRepaired: Type.Integer({ minimum: 0 })
-  }, { description: 'Records completed from a booklet of the exam: each repaired and each not repaired, with why, is a row of `official/corrections.json` (`repairs`)' }))
+  }, { description: 'Records completed from a booklet of the exam: each repaired and each not repaired, with why, is a row of `official/corrections.json` (`repairs`)' })),
+  readings: Type.Optional(Type.Object({
+    print: Type.Integer({ minimum: 0, description: 'Records whose booklet reading agrees with the transcription: served as printed' }),
+    repaired: Type.Integer({ minimum: 0, description: 'Records the transcription gives without a statement (or with a placeholder, an empty alternative), completed from the print: one reading' }),
+    agreeingKept: Type.Integer({ minimum: 0, description: 'Records whose readings agree, the transcription kept: the print\'s reading shows fewer figures' }),
+    disagreeing: Type.Integer({ minimum: 0, description: 'Records whose readings disagree, or that the booklet\'s reading lacks: the transcription alone (each a row of `official/corrections.json`, `readings`)' }),
+    notRepaired: Type.Integer({ minimum: 0, description: 'Records a repair rule takes that the print could not complete: the transcription alone' }),
+    notPrinted: Type.Integer({ minimum: 0, description: 'Records of a day no pinned booklet prints: the transcription alone' }),
+    days: Type.Array(Type.Object({
+      booklet: Type.String(),
+      day: Type.Union([Type.Literal(1), Type.Literal(2)]),
+      resave: Type.Boolean({ description: 'The booklet is a re-save of INEP\'s file, not its bytes' }),
+      compared: Type.Integer({ minimum: 0, description: 'The day\'s records no repair rule takes' }),
+      agreeing: Type.Integer({ minimum: 0 }),
+      trustedForRepairs: Type.Boolean({ description: 'INEP\'s bytes, or a re-save agreeing on 90 % of the compared records' })
+    }))
+  }, { description: 'Which reading each record of an exam with a pinned booklet is: INEP\'s print where it agrees with the transcription (src/data/sources/booklets/booklet-readings.ts)' }))
 })
 export type ManifestExam = Type.Static<typeof ManifestExamSchema>
 

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseBookletFileName } from '../../../../src/data/sources/booklets/booklet-files.ts'
+import { findBookletFiles, parseBookletFileName } from '../../../../src/data/sources/booklets/booklet-files.ts'
 import { ANSWER_KEY_TEXTS, pinnedBookletExams } from '../../../../src/data/sources/booklets/booklet-source.ts'
 import { INEP_DATA_DIR } from '../../../../src/data/sources/build-dataset.ts'
 import { fileHashes } from '../../../../src/data/sources/git-hashes.ts'
@@ -27,24 +27,39 @@ try {
 }
 const pin = SOURCE_PINS.booklets
 
-test('every pinned booklet file is named as INEP names it, served from INEP\'s address under that name, and the blue booklet of its day with its answer key', () => {
+test('every pinned file is named as INEP names it, served from INEP\'s address under that name, each booklet with its answer key where one is pinned', () => {
   const named = pin.files.map((file) => ({ file, name: parseBookletFileName(path.basename(file.local)) }))
   for (const { file, name } of named) {
     assert.ok(name !== null, file.local)
     assert.equal(file.local, `${name.year}/${path.basename(file.local)}`)
     assert.equal(file.origin, `${INEP_BOOKLETS_ADDRESS}${path.basename(file.local)}`)
-    assert.equal(name.booklet, name.day === 1 ? 1 : 7, `${file.local}: the blue booklet of day ${name.day}`)
   }
-  // Each booklet with its answer key, each key with its booklet.
+  // Each answer key with its booklet (a booklet may have none: 2009, 2010, 2014 and 2021 here).
   const key = (entry: typeof named[number]) => `${entry.name!.year} ${entry.name!.day} ${entry.name!.booklet}`
-  assert.deepEqual(named.filter((entry) => entry.name!.kind === 'booklet').map(key).sort(), named.filter((entry) => entry.name!.kind === 'key').map(key).sort())
+  const booklets = new Set(named.filter((entry) => entry.name!.kind === 'booklet').map(key))
+  for (const entry of named.filter((candidate) => candidate.name!.kind === 'key')) assert.ok(booklets.has(key(entry)), `${entry.file.local}: no booklet of its day and caderno is pinned`)
 })
 
-test('the pinned files make ENEM 2025 (both days) and 2023 (day 2), oldest first', () => {
-  assert.deepEqual(pinnedBookletExams(pin).map((exam) => [exam.id.year, exam.id.application, exam.files.map((file) => path.basename(file.local)).sort()]), [
-    [2023, 'regular', ['2023_GB_impresso_D2_CD7.pdf', '2023_PV_impresso_D2_CD7.pdf']],
-    [2025, 'regular', ['2025_GB_impresso_D1_CD1.pdf', '2025_GB_impresso_D2_CD7.pdf', '2025_PV_impresso_D1_CD1.pdf', '2025_PV_impresso_D2_CD7.pdf']]
-  ])
+test('every booklet ../shared/inep/booklets holds of a regular exam is pinned (the blue one of a day that has it), with the answer key of its day and caderno when there; the files SOURCE.md calls re-saves say so', { skip: noCopy }, () => {
+  const expected = findBookletFiles(COPY).filter((exam) => exam.application === 'regular')
+    .flatMap((exam) => exam.days.flatMap((day) => [day.booklet, ...(day.answerKey === null ? [] : [day.answerKey])]))
+    .map((file) => path.relative(COPY, file)).sort()
+  assert.ok(expected.length >= 20, `${expected.length} files`)
+  assert.deepEqual(pin.files.map((file) => file.local).sort(), expected)
+  // SOURCE.md's rows: `| <year>/<name> … | … re-save …`.
+  const rows = readFileSync(path.join(COPY, 'SOURCE.md'), 'utf8').split('\n').filter((line) => /^\| \d{4}\//u.test(line))
+  const resaves = rows.filter((line) => /\bre-save\b/u.test(line)).map((line) => line.slice(2).split(/[ |]/u)[0]!).sort()
+  assert.ok(resaves.length > 0)
+  assert.deepEqual(pin.files.filter((file) => file.resave !== undefined).map((file) => file.local).sort(), resaves)
+})
+
+test('the pinned files make one exam per year, oldest first, each with the days its booklets print', () => {
+  const exams = pinnedBookletExams(pin)
+  assert.deepEqual(exams.map((exam) => exam.id.year), [...new Set(pin.files.map((file) => Number(file.local.slice(0, 4))))].sort())
+  for (const exam of exams) {
+    assert.equal(exam.id.application, 'regular')
+    assert.ok(exam.files.every((file) => file.local.startsWith(`${exam.id.year}/`)))
+  }
 })
 
 test('each pinned file hashes, in ../shared\'s copy, to its git blob and SHA-256', { skip: noCopy }, () => {

@@ -65,6 +65,13 @@ async function examView (year: number, language?: string, discipline?: string, a
   return items
 }
 
+/** Every record of every exam, every language variant: the export's lines. */
+async function everyRecord (): Promise<QuestionBody[]> {
+  const response = await get('/v1/export/questions.jsonl')
+  assert.equal(response.statusCode, 200)
+  return response.body.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as QuestionBody)
+}
+
 async function assertError (url: string, status: number, code: string, messagePart?: RegExp) {
   const response = await get(url)
   assert.equal(response.statusCode, status, `${url}: ${response.body}`)
@@ -125,15 +132,16 @@ describe('GET /v1/questions', () => {
     }
   })
 
-  test('q: a search walks like any list, best match first, and every match is in the filtered list', async () => {
+  test('q: a search walks like any list, best match first, and every match is a record the service holds', async () => {
     const first = (await json<PageBody>('/v1/questions?limit=50')).questions.find((question) => /\p{L}{7,}/u.test(question.context ?? ''))!
     const word = first.context!.match(/\p{L}{7,}/u)![0]
     const { items, total } = await walk(`q=${encodeURIComponent(word)}`, 3)
     assert.ok(total >= 1)
     assert.equal(new Set(items.map(key)).size, items.length, 'no record twice')
     assert.ok(items.some((question) => key(question) === key(first)))
-    const listed = new Set((await walk('', 50)).items.map(key))
-    for (const question of items) assert.ok(listed.has(key(question)))
+    // With no language named, a search looks in every language's records: every record of every exam.
+    const held = new Set((await everyRecord()).map(key))
+    for (const question of items) assert.ok(held.has(key(question)))
     // Accents and capitals do not change the answer, not even its bytes.
     const plain = word.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase()
     assert.equal((await get(`/v1/questions?q=${encodeURIComponent(plain)}`)).body, (await get(`/v1/questions?q=${encodeURIComponent(word)}`)).body)
@@ -169,6 +177,32 @@ describe('GET /v1/questions', () => {
   })
 })
 
+describe('q and language', () => {
+  test('a search with no language looks in every language\'s records; a language named keeps its view; without q, the default views', async () => {
+    const records = await everyRecord()
+    const defaultOf = new Map(exams.map((exam) => [`${exam.year}/${exam.application}`, exam.languages[0]?.value]))
+    // A record of a language that is not its exam's default, with a phrase of three words of its own.
+    const threeWords = /\p{L}{4,}[^\p{L}\p{N}]+\p{L}{4,}[^\p{L}\p{N}]+\p{L}{4,}/u
+    const variant = records.find((record) => record.language !== null && record.language !== defaultOf.get(`${record.year}/${record.application}`) && threeWords.test(record.context ?? ''))
+    assert.ok(variant !== undefined, 'the dataset holds a record in a language that is not its exam\'s default')
+    const phrase = encodeURIComponent(`"${variant.context!.match(threeWords)![0]}"`)
+    const inYear = `year=${variant.year}&application=${variant.application}`
+    const found = (await walk(`q=${phrase}&${inYear}`, 50)).items
+    assert.ok(found.some((record) => key(record) === key(variant)), `q finds ${key(variant)} with no language named`)
+    // Naming a language: that language's view only (null-language records plus its own).
+    const defaultLanguage = defaultOf.get(`${variant.year}/${variant.application}`)!
+    const inDefault = (await walk(`q=${phrase}&${inYear}&language=${defaultLanguage}`, 50)).items
+    assert.ok(inDefault.every((record) => record.language === null || record.language === defaultLanguage))
+    assert.ok((await walk(`q=${phrase}&${inYear}&language=${variant.language}`, 50)).items.some((record) => key(record) === key(variant)))
+    // Without q, and for random draws with q, the absent language keeps each exam's default view.
+    assert.ok((await walk(inYear, 50)).items.every((record) => record.language === null || record.language === defaultLanguage))
+    for (let seed = 0; seed < 10; seed++) {
+      const draw = await json<DrawBody>(`/v1/questions/random?q=${phrase}&${inYear}&count=50&seed=${seed}`)
+      assert.ok(draw.questions.every((record) => record.language === null || record.language === defaultLanguage), `seed ${seed}`)
+    }
+  })
+})
+
 describe('GET /v1/questions/random', () => {
   test('the same seed and filters give the same questions; every one is distinct and from the filtered list', async () => {
     const discipline = exams[0]!.disciplines[0]!.value
@@ -200,7 +234,9 @@ describe('GET /v1/questions/random', () => {
     const threeWords = /\p{L}{4,}[^\p{L}\p{N}]+\p{L}{4,}[^\p{L}\p{N}]+\p{L}{4,}/u
     const first = (await json<PageBody>('/v1/questions?limit=50')).questions.find((question) => threeWords.test(question.context ?? ''))!
     const phrase = first.context!.match(threeWords)![0]
-    const matching = (await walk(`q=${encodeURIComponent(`"${phrase}"`)}`, 50)).items
+    // A draw is among the default views (the search's list, with no language named, holds every language's records), never a record without its statement.
+    const defaultViews = new Set((await walk('', 50)).items.map(key))
+    const matching = (await walk(`q=${encodeURIComponent(`"${phrase}"`)}`, 50)).items.filter((question) => defaultViews.has(key(question)) && question.incomplete === null)
     const draw = await json<DrawBody>(`/v1/questions/random?count=50&seed=7&q=${encodeURIComponent(`"${phrase}"`)}`)
     assert.deepEqual(draw.questions.map(key).sort(), matching.map(key).sort())
     assert.deepEqual((await json<DrawBody>(`/v1/questions/random?count=3&seed=7&year=${exams[0]!.year}&q=zzzqqqxxx`)).questions, [])

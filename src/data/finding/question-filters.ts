@@ -144,11 +144,20 @@ type ValueOf<F> = F extends RecordFilter<infer V> ? V : never
 export type QuestionFilters = {
   readonly [Name in keyof typeof RECORD_FILTERS]?: ValueOf<typeof RECORD_FILTERS[Name]>
 } & {
-  /** The language view each exam contributes; undefined for each exam's default view. */
+  /**
+   * The language view each exam contributes; undefined for each exam's default view; EVERY_LANGUAGE
+   * for every record of every exam, each language's variants among them (a search with no language named).
+   */
   readonly language?: string
   /** Matches the search and orders by relevance. */
   readonly search?: SearchQuery
 }
+
+/**
+ * The `language` of a selection of every record of every exam, every language variant among them:
+ * what a text search with no language named looks in. No slug can be it (slugs are letters, digits and dashes).
+ */
+export const EVERY_LANGUAGE = '*'
 
 /** The filters that are not RECORD_FILTERS: QuestionFinder applies them itself. */
 export const VIEW_FILTERS: ReadonlySet<string> = new Set(['language', 'search'] satisfies Array<keyof QuestionFilters>)

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog.ts'
 import type { Question } from '../record-schemas.ts'
 import { QuestionSearch, type IndexOrigin, type SearchQuery } from './question-search.ts'
 import type { StartUpCache } from '../dataset/start-up-cache.ts'
-import { RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
+import { EVERY_LANGUAGE, RECORD_FILTERS, VIEW_FILTERS, type QuestionFilters, type RecordFilterTable } from './question-filters.ts'
 import { addPosition, emptyPositionSet, hasPosition, intersectInto, positionSetWhere, type PositionSet } from './position-set.ts'
 
 export { hasImages, isAnnulled, type QuestionFilters } from './question-filters.ts'
@@ -17,7 +17,7 @@ export class QuestionFinder {
   readonly #records: readonly Question[]
   /** The records a value of each record filter keeps, by the filter's name (see ./question-filters.ts). */
   readonly #recordSets: ReadonlyMap<string, (value: never) => PositionSet>
-  /** Positions of each language's views, one exam after another; '' for the default views. */
+  /** Positions of each language's views, one exam after another; '' for the default views, EVERY_LANGUAGE for every record. */
   readonly #viewPositions = new Map<string, Uint32Array>()
   /** The same views as sets of positions, for search hits. */
   readonly #inView = new Map<string, PositionSet>()
@@ -62,6 +62,9 @@ export class QuestionFinder {
       for (const position of positions) addPosition(inView, position)
       this.#inView.set(language, inView)
     }
+    // Every record, in listing order (#records' own): the view of EVERY_LANGUAGE.
+    this.#viewPositions.set(EVERY_LANGUAGE, Uint32Array.from(records.keys()))
+    this.#inView.set(EVERY_LANGUAGE, positionSetWhere(records.length, () => true))
     this.#search = new QuestionSearch(records)
   }
 
@@ -82,7 +85,7 @@ export class QuestionFinder {
 
   /** Every language some exam offers. */
   get languages (): string[] {
-    return [...this.#viewPositions.keys()].filter((language) => language !== '')
+    return [...this.#viewPositions.keys()].filter((language) => language !== '' && language !== EVERY_LANGUAGE)
   }
 
   /**

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache'
 import type { Catalog } from '../../data/catalog.ts'
 import type { Question } from '../../data/record-schemas.ts'
 import { QuestionFinder } from '../../data/finding/question-finder.ts'
-import { filtersKey, type QuestionFilters } from '../../data/finding/question-filters.ts'
+import { EVERY_LANGUAGE, filtersKey, type QuestionFilters } from '../../data/finding/question-filters.ts'
 import { drawDistinct, pickSeed, SEED_MAX } from '../../data/finding/random-draw.ts'
 import { ApiError, describeValue } from '../errors.ts'
 import { FINDING_FILTERS, readFilters, type FindingFilterTable, type HeldValues } from '../schemas/finding-filters.ts'
@@ -94,10 +94,14 @@ export class QuestionFinderAnswers {
     return this.#finder
   }
 
-  /** GET /v1/questions */
+  /**
+   * GET /v1/questions. A search (`q`) with no `language` looks in every language's records
+   * (EVERY_LANGUAGE: a phrase of an English question finds it); without `q`, the absent language
+   * keeps each exam's default view, as random draws and practice always do.
+   */
   questions (query: FindQuestionsQuery): PreparedBody {
     const { limit, offset } = readPaging(query)
-    const { filters, key } = this.#filtersOf(query)
+    const { filters, key } = this.#filtersOf(query, { searchEveryLanguage: true })
     const seen = this.#repeats.seenBefore(`matches|${key}`)
     if (!seen && filters.search !== undefined) {
       // A search asked for the first time: only its page of matches is put in order, and its total counted.
@@ -185,10 +189,12 @@ export class QuestionFinderAnswers {
   /**
    * The filters of a request (422 where a value names nothing the service holds) and their
    * normalized form, derived from the filter object itself: `q=ÁGUA` and `q=agua`, or `year=2020,2019`
-   * and `year=2019-2020`, are one key, and no filter can be left out of it.
+   * and `year=2019-2020`, are one key, and no filter can be left out of it. `searchEveryLanguage`: a
+   * search with no language named looks in every language's records (GET /v1/questions).
    */
-  #filtersOf (query: FindQuestionsQuery | RandomQuestionsQuery): { filters: QuestionFilters, key: string } {
-    const filters = readFilters(query, this.#held, this.#filters)
+  #filtersOf (query: FindQuestionsQuery | RandomQuestionsQuery, { searchEveryLanguage = false } = {}): { filters: QuestionFilters, key: string } {
+    const read = readFilters(query, this.#held, this.#filters)
+    const filters = searchEveryLanguage && read.search !== undefined && read.language === undefined ? { ...read, language: EVERY_LANGUAGE } : read
     return { filters, key: filtersKey(filters) }
   }
 

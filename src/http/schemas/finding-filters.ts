@@ -114,7 +114,7 @@ export const FINDING_FILTERS = {
     }
     return { discipline: value }
   }),
-  language: findingFilter(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language', 'a language some exam offers', ['ingles', 'espanhol']), (value, held) => {
+  language: findingFilter(slugParameter('Each exam contributes its language view for this language (its null-language questions plus those in it; an exam without it, its null-language questions). Default: each exam\'s first language; a search (`q`) of /v1/questions with no language looks in every language\'s records', 'a language some exam offers', ['ingles', 'espanhol']), (value, held) => {
     if (!held.languages.has(value)) {
       const languages = held.languages.size === 0 ? 'no exam has foreign-language questions' : `the exams offer ${offered(held.languages)}`
       throw new ApiError(422, `language ${describeValue(value)} is not a language of any exam: ${languages}`)

@@ -78,7 +78,7 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   // Whether the target can be written is known before the sources are read, not after.
   removeStalePartials(outDir)
   try {
-    mkdirSync(partialFolder(outDir, process.pid), { recursive: true })
+    makeFolders(partialFolder(outDir, process.pid))
     rmdirSync(partialFolder(outDir, process.pid))
   } catch (error) {
     throw writeRefusal(error, outDir)
@@ -196,6 +196,20 @@ export function removeStalePartials (outDir: string): string[] {
     removed.push(name)
   }
   return removed
+}
+
+/**
+ * `mkdirSync(folder, { recursive: true })`, one level at a time: Node's own loops forever, deaf to
+ * signals, where making a folder answers ENOENT under a parent that exists (`/proc/x`: a file
+ * system that makes no folders); each level made on its own fails there at once, with that code.
+ */
+function makeFolders (folder: string): void {
+  const missing: string[] = []
+  for (let at = folder; !existsSync(at); at = path.dirname(at)) {
+    missing.unshift(at)
+    if (path.dirname(at) === at) break
+  }
+  for (const level of missing) mkdirSync(level)
 }
 
 function isRunning (pid: number): boolean {

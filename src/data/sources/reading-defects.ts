@@ -4,7 +4,7 @@ import type { BookletSnapshot, SnapshotFigure, SnapshotRecord } from './reading-
  * The defect classes of a booklet's reading (the contract's sixth round, "Every layout INEP
  * printed"), each found in the records of one booklet by what a student would see, whatever the year:
  *
- * - recurring-figure: a figure whose pixels, or whose size and look, recur in RECURRING or more
+ * - recurring-figure: a figure whose pixels, or whose size and look (a small one), recur in RECURRING or more
  *   records, at distinct places of the booklet (a logo beside every label, a rule, a footer strip);
  *   a shared text's figure, one place read into each of its questions, is not one.
  * - rule-figure: a figure thinner than RULE_THICKNESS points, a rule or a strip and no drawing (a
@@ -39,6 +39,8 @@ export const RULE_THICKNESS = 7
 const SIZE_TOLERANCE = 0.1
 /** Near-same look: at most this many of the 64 cells differ. */
 const LOOK_TOLERANCE = 6
+/** Looks are compared for figures whose shorter side is at most this (points: furniture); larger ones recur only pixel-identical. */
+const SMALL_SIDE = 40
 
 const CREDIT = /Dispon[íi]vel\s+em|Acesso\s+em|Acessado\s+em|\((?:adaptado|adaptada|fragmento|com\s+adaptações)\)|\bIn:\s|\b[A-ZÀ-Ý]{2,}(?:\s+[A-ZÀ-Ý]{2,})*,\s+[A-ZÀ-Ý]\.(?:\s*[A-ZÀ-Ý]\.)*/u
 const ESCAPE = /\\[\\`*_[\]<>|#+\-.()!{}]/u
@@ -61,6 +63,8 @@ function nearSame (a: SnapshotFigure, b: SnapshotFigure): boolean {
   if (a.pixels === b.pixels) return true
   const [aw, ah] = sizeOf(a)
   const [bw, bh] = sizeOf(b)
+  // 64 cells tell a logo, a rule or a strip from another; two charts of one size may share them.
+  if (Math.min(aw, ah) > SMALL_SIDE) return false
   const close = (x: number, y: number) => Math.abs(x - y) <= SIZE_TOLERANCE * Math.max(x, y)
   return close(aw, bw) && close(ah, bh) && lookDistance(a.look, b.look) <= LOOK_TOLERANCE
 }
@@ -97,13 +101,17 @@ function recurringFigures (records: readonly SnapshotRecord[]): Defect[] {
  */
 export function lineNumberRun (text: string): string | null {
   for (const paragraph of text.replace(/!\[[^\]]*\]\([^)]*\)/gu, ' ').split(/\n\s*\n/u)) {
-    if (paragraph.includes('|')) continue
+    // A table's row or a matrix's is numbers between rules or brackets, not a text's margin.
+    if (/[|⎢⎥⎡⎤⎣⎦[\]]/u.test(paragraph)) continue
     const tokens = paragraph.split(/\s+/u).filter((token) => token !== '')
     const bare = (token: string | undefined) => token !== undefined && /^\d{1,3}$/u.test(token)
+    const word = (token: string | undefined) => token !== undefined && /\p{L}{2}/u.test(token)
     for (let at = 0; at + 1 < tokens.length; at++) {
-      if (!bare(tokens[at]) || !bare(tokens[at + 1])) continue
+      if (!bare(tokens[at]) || !bare(tokens[at + 1]) || !word(tokens[at - 1])) continue
+      let end = at + 1
+      while (bare(tokens[end + 1])) end++
       const step = Number(tokens[at + 1]) - Number(tokens[at])
-      if ((step === 1 || step === 5) && Number(tokens[at]) <= 60) return tokens.slice(Math.max(0, at - 2), at + 4).join(' ')
+      if ((step === 1 || step === 5) && Number(tokens[at]) <= 60 && word(tokens[end + 1])) return tokens.slice(Math.max(0, at - 2), end + 3).join(' ')
     }
     const alone = tokens.flatMap((token, at) => (bare(token) && Number(token) % 5 === 0 && /\p{Ll}/u.test(tokens[at - 1] ?? '') && /^\p{Ll}/u.test(tokens[at + 1] ?? '') ? [{ at, value: Number(token) }] : []))
     for (let at = 0; at + 2 < alone.length; at++) {
@@ -130,7 +138,7 @@ export function bookletDefects (snapshot: Pick<BookletSnapshot, 'records'>): Def
     if (pictures.length === 1 && pictures[0]!.isCorrect) defects.push({ ...at, kind: 'key-picture', why: `only ${pictures[0]!.letter} (the key) is a picture` })
     const escaped = record.alternatives.find((alternative) => ESCAPE.test(alternative.text ?? ''))
     if (escaped !== undefined) defects.push({ ...at, kind: 'markdown-escape', why: `${escaped.letter}: ${escaped.text!.slice(0, 80)}` })
-    if (textInFigures.length > 0) defects.push({ ...at, kind: 'text-in-figure', why: `${textInFigures.length} line${textInFigures.length === 1 ? '' : 's'} in a crop: ${textInFigures.slice(0, 3).map((line) => `"${line.slice(0, 40)}"`).join(', ')}` })
+    if (textInFigures.length > 0) defects.push({ ...at, kind: 'text-in-figure', why: `${textInFigures.length} line${textInFigures.length === 1 ? '' : 's'} in a crop: ${textInFigures.slice(0, 3).map((line) => `"${line.slice(0, 48)}"`).join(', ')}` })
   }
   return defects
 }

@@ -32,7 +32,7 @@ export interface QualityRow {
   /** Ours found in theirs (nothing from elsewhere), of `assessable`. */
   readonly oursInTheirs: number
   readonly assessable: number
-  /** Records where the other reading shows a figure, and of them where ours shows one. */
+  /** Records whose statement shows a figure in the other reading, and of them those whose statement shows one (or a table) in ours. */
   readonly theirFigures: number
   readonly ourFigures: number
   readonly defects: Record<DefectClass, number>
@@ -100,6 +100,17 @@ function firstDifference (ours: DatasetQuestion, theirs: DatasetQuestion): strin
   return ` (${differing.letter}: ours ${show(own)}, theirs ${show(differing)})`
 }
 
+/**
+ * Whether a statement shows a figure. An alternative's picture is not counted here: the comparison of
+ * alternatives already takes text where the other shows a formula's picture.
+ */
+function statementFigure (record: DatasetQuestion): boolean {
+  return record.files.length > 0 || /!\[/u.test(record.context ?? '')
+}
+
+/** A Markdown table: where the other shows a table's picture, ours may set it as text (the contract's "text stays text"). */
+const TABLE = /^\|.*\|\s*\n\|\s*:?-{3,}/mu
+
 /** One booklet measured; `counterpart` null: defects and found alone. */
 export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null): QualityRow {
   const expected = snapshot.positions.filter((position) => position.key !== null).length
@@ -126,10 +137,10 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
       if (comparison.oursInTheirs >= RATIO) oursInTheirs++
       else why.push(`${Math.round(100 * comparison.oursInTheirs)} % of our statement in theirs`)
     }
-    if (comparison.figures.theirs) {
+    if (statementFigure(theirs)) {
       theirFigures++
-      if (comparison.figures.ours) ourFigures++
-      else why.push('theirs shows a figure, ours none')
+      if (statementFigure(entry.record) || TABLE.test(entry.record.context ?? '')) ourFigures++
+      else why.push('their statement shows a figure, ours none')
     }
     if (why.length > 0) differing.push({ record: nameOf(entry.record), why: why.join('; ') })
   }

@@ -39,7 +39,7 @@ export interface SnapshotFigure {
 export interface SnapshotRecord {
   readonly record: DatasetQuestion
   readonly figures: readonly SnapshotFigure[]
-  /** Lines read as text (statement, asking sentence, alternatives, of any question) that a figure's crop of this record also shows. */
+  /** Lines read as text (statement, asking sentence, alternatives, of any question) that a figure's crop of this record also shows: `page <n>: <text>`. */
   readonly textInFigures: readonly string[]
 }
 
@@ -166,7 +166,7 @@ export function makeSnapshot ({ booklet, answerKey, inepDir, ocr }: SnapshotRequ
       const inside = new Set<string>()
       for (const figure of own) {
         for (const line of lines) {
-          if (line.page === figure.page && area(intersect(line.box, figure.box)) >= LINE_IN_CROP * area(line.box)) inside.add(line.text)
+          if (line.page === figure.page && area(intersect(line.box, figure.box)) >= LINE_IN_CROP * area(line.box)) inside.add(`page ${line.page}: ${line.text}`)
         }
       }
       return {

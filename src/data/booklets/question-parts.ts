@@ -1,6 +1,8 @@
 import { cutFigure, type Figure } from './figures.ts'
 import { letterOf } from './letters.ts'
 import { coveredShare, grow, verticalOverlap } from './boxes.ts'
+import { isCredit, opensReference } from './credits.ts'
+import { withoutLineNumbers } from './line-numbers.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -9,13 +11,17 @@ import type { Line } from './text-lines.ts'
  * reading order), the sentence that asks, and five alternatives, each text or a figure. An
  * alternative starts at its letter (`A` … `E`, in a box or a circle, set at the start of a line);
  * the letters are found from the last `E` back, so a statement's own sentence that begins with
- * "A" is not taken for one. Paragraphs: a line starts one after a wider gap, an indent, a change
- * of size, or a line that ended short with a full stop; a short line followed by one at the same
- * indent keeps its break (a poem's verse); a word hyphenated at a line's end is joined.
+ * "A" is not taken for one. Line numbers in a text's margin are dropped first (line-numbers.ts).
+ * Paragraphs: a line starts one after a wider gap, an indent, a change of size, or a line that
+ * ended short with a full stop; a short line followed by one at the same indent, and every line of
+ * a column whose lines share no right edge, keeps its break (a poem's verse); a word hyphenated at
+ * a line's end is joined ("editores-" / "-chefes" is one hyphen). Small print after small print is
+ * one paragraph (a credit printed flush right over three lines); a source credit (credits.ts) is
+ * never the asking sentence.
  */
 
 export type Block =
-  | { readonly kind: 'text', readonly text: string, readonly lines: readonly Line[] }
+  | { readonly kind: 'text', readonly text: string, readonly lines: readonly Line[], /** A source credit (credits.ts). */ readonly credit: boolean }
   | { readonly kind: 'figure', readonly figure: Figure, readonly page: number }
 
 export interface Alternative {
@@ -46,7 +52,9 @@ type LineElement = FlowElement & { kind: 'line' }
 type FigureElement = FlowElement & { kind: 'figure' }
 
 /** The parts of a question from its elements (shared text first). */
-export function questionParts (elements: readonly FlowElement[]): QuestionParts {
+export function questionParts (printed: readonly FlowElement[]): QuestionParts {
+  // Line numbers in a text's margin are no words of it.
+  const elements = withoutLineNumbers(printed)
   const markers = findMarkers(elements)
   if (markers === null) {
     const blocks = statementBlocks(elements)
@@ -98,9 +106,10 @@ export function questionParts (elements: readonly FlowElement[]): QuestionParts 
   return { ...splitAsking(statementBlocks(statement)), alternatives, problem: null }
 }
 
+/** The asking sentence: the last paragraph, unless that is a figure or a source credit (which closes the statement). */
 function splitAsking (blocks: Block[]): { statement: Block[], asking: string } {
   const last = blocks[blocks.length - 1]
-  const asking = last !== undefined && last.kind === 'text' ? last.text : ''
+  const asking = last !== undefined && last.kind === 'text' && !last.credit ? last.text : ''
   return { statement: asking === '' ? blocks : blocks.slice(0, -1), asking }
 }
 
@@ -193,8 +202,9 @@ function findMarkers (elements: readonly FlowElement[]): number[] | null {
 export function statementBlocks (elements: readonly FlowElement[]): Block[] {
   const blocks: Block[] = []
   let run: Array<FlowElement & { kind: 'line' }> = []
+  const size = textSize(elements.flatMap((element) => (element.kind === 'line' ? [element.line] : [])))
   const flush = () => {
-    blocks.push(...paragraphs(run))
+    blocks.push(...paragraphs(run, size))
     run = []
   }
   for (const element of elements) {
@@ -209,16 +219,36 @@ export function statementBlocks (elements: readonly FlowElement[]): Block[] {
   return blocks
 }
 
-/** Lines of one column run into paragraphs. */
-function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[] {
+/** The statement's text size: the one most glyphs have. */
+function textSize (lines: readonly Line[]): number {
+  const sizes = new Map<number, number>()
+  for (const line of lines) sizes.set(Math.round(line.size * 4) / 4, (sizes.get(Math.round(line.size * 4) / 4) ?? 0) + line.glyphs.length)
+  return [...sizes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0
+}
+
+/** Lines of one column run into paragraphs; `bodySize` is the statement's text size (a line set smaller is a credit's, a note's, a caption's). */
+function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySize: number): Block[] {
   if (run.length === 0) return []
-  // The column's left and right edges, as this question's lines in it show them.
+  const small = (line: Line) => line.size < 0.9 * bodySize
+  // The column's left and right edges, as this question's text-size lines in it show them (a credit stands
+  // farther right).
   const edges = new Map<string, { left: number, right: number }>()
   const key = (element: FlowElement) => `${element.page}:${element.place.band}:${element.place.column}`
-  for (const element of run) {
-    const edge = edges.get(key(element)) ?? { left: Infinity, right: -Infinity }
-    edges.set(key(element), { left: Math.min(edge.left, element.line.box.x0), right: Math.max(edge.right, element.line.box.x1) })
+  for (const columnKey of new Set(run.map(key))) {
+    const inColumn = run.filter((element) => key(element) === columnKey)
+    const text = inColumn.filter((element) => !small(element.line))
+    const measured = text.length > 0 ? text : inColumn
+    edges.set(columnKey, { left: Math.min(...measured.map((element) => element.line.box.x0)), right: Math.max(...measured.map((element) => element.line.box.x1)) })
   }
+  // A column's right edge, where justified prose ends its lines: the right end most of its text-size lines share.
+  // A column with none (every line ends elsewhere: a poem's ragged lines) has no edge.
+  const justified = new Map<string, number | null>()
+  for (const columnKey of edges.keys()) {
+    const ends = run.filter((element) => key(element) === columnKey && !small(element.line)).map((element) => element.line.box.x1)
+    const shared = ends.map((end) => ({ end, count: ends.filter((other) => Math.abs(other - end) < 1.5).length })).sort((a, b) => b.count - a.count)[0]
+    justified.set(columnKey, ends.length < 3 || (shared !== undefined && shared.count >= 2 && shared.count >= 0.3 * ends.length) ? shared?.end ?? null : null)
+  }
+  const ragged = (element: FlowElement & { kind: 'line' }) => !small(element.line) && justified.get(key(element)) === null
   // A line ends short when a neighbour in its column reaches farther right: the last line of a
   // paragraph, a verse. Prose set narrow beside a figure is justified to its own edge, so it is not.
   const previousShortOf = (element: FlowElement & { kind: 'line' }) => {
@@ -228,13 +258,17 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
     return element.line.box.x1 < right - 2.5 * element.line.size
   }
   // A verse: a line ending well short of its column's right edge, where the lines around it end elsewhere
-  // (ragged, as a poem's are); prose set narrow beside a figure ends each line at one edge.
+  // (ragged, as a poem's are); prose set narrow beside a figure ends each line at one edge. In a column
+  // whose lines share no right edge, every line is a verse.
   const verseOf = (element: FlowElement & { kind: 'line' }) => {
     const at = run.indexOf(element)
     const neighbours = [run[at - 1], run[at + 1]].filter((other) => other !== undefined && key(other) === key(element))
     const shortOfEdge = element.line.box.x1 < edges.get(key(element))!.right - 3 * element.line.size
-    return previousShortOf(element) || (shortOfEdge && neighbours.some((other) => Math.abs(other!.line.box.x1 - element.line.box.x1) > 1))
+    return ragged(element) || previousShortOf(element) || (shortOfEdge && neighbours.some((other) => Math.abs(other!.line.box.x1 - element.line.box.x1) > 1))
   }
+  // An item of a list ("1 – cria um laço…", "a) …", "• …") starts its own line, where another item of the run starts at the same left.
+  const listItem = (element: FlowElement & { kind: 'line' }) => LIST_MARK.test(element.line.text) &&
+    run.some((other) => other !== element && LIST_MARK.test(other.line.text) && Math.abs(other.line.box.x0 - element.line.box.x0) < 1)
   // The usual distance between baselines, per size, as this question's consecutive lines show it.
   const pitches = new Map<number, number[]>()
   run.forEach((element, at) => {
@@ -251,7 +285,10 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
   let lines: Line[] = []
   let text: string[] = []
   const flush = () => {
-    if (lines.length > 0) out.push({ kind: 'text', text: paragraphText(text.join('')), lines })
+    if (lines.length > 0) {
+      const joined = paragraphText(text.join(''))
+      out.push({ kind: 'text', text: joined, lines, credit: isCredit(joined, lines.every(small)) })
+    }
     lines = []
     text = []
   }
@@ -265,15 +302,20 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
       const gap = line.baseline - before.baseline - pitch(line.size)
       // An indent starts a paragraph; a line at the same indent as the one before it goes on (a poem set in).
       const indented = line.box.x0 > edge.left + 0.6 * line.size && Math.abs(line.box.x0 - before.box.x0) > 1 &&
-        (previousShortOf(previous) || Math.abs(line.box.x1 - before.box.x1) > 2)
+        (previousShortOf(previous) || Math.abs(line.box.x1 - before.box.x1) > 2 || /[.!?…"”]$/u.test(before.text))
       const sizeChanged = Math.abs(line.size - before.size) > 0.6
       const boldChanged = line.bold !== before.bold
       const previousShort = previousShortOf(previous)
-      const newParagraph = !sameColumn
-        ? previousShort && /[.:!?"”»)]$/u.test(before.text) // a paragraph carried into the next column goes on
-        : gap > 0.2 * line.size || indented || sizeChanged || boldChanged || (previousShort && /[.:!?]$/u.test(before.text) && line.box.x0 > before.box.x0 + 1)
+      // Small print after small print is one credit (or note) however its lines are aligned or weighted
+      // (a credit sets its lines flush right and its title bold), until a line opens another reference.
+      const inSmallPrint = small(line) && small(before)
+      const newParagraph = inSmallPrint
+        ? gap > 0.5 * line.size || (/[.!?]$/u.test(before.text) && opensReference(line.text))
+        : !sameColumn
+            ? sizeChanged || (previousShort && /[.:!?"”»)]$/u.test(before.text)) // a paragraph carried into the next column goes on
+            : gap > 0.2 * line.size || indented || sizeChanged || boldChanged || (previousShort && /[.:!?]$/u.test(before.text) && line.box.x0 > before.box.x0 + 1)
       if (newParagraph) flush()
-      else text.push(joiner(text[text.length - 1] ?? '', line.text, sameColumn && verseOf(previous) && !indented))
+      else text.push(joiner(text[text.length - 1] ?? '', line.text, (sameColumn && !inSmallPrint && verseOf(previous) && !indented) || listItem(element)))
     }
     lines.push(line)
     text.push(line.text)
@@ -282,13 +324,19 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>): Block[
   return out
 }
 
+const LIST_MARK = /^(?:\d{1,2}\s*[–—.)-]|[a-z]\)|[IVX]{1,4}\s*[–—.)-]|[•▪●■◦–—])\s/u
+
 /** Marks where a hyphen at a line's end is to be dropped, until the paragraph is whole. */
 const HYPHEN_JOIN = '\u2060join\u2060'
+/** A compound broken at its hyphen prints the hyphen again at the next line's start ("editores-" / "-chefes"): one hyphen. */
+const REPEATED_HYPHEN = /^-\p{L}/u
 const CLITIC = /^(se|lo|la|los|las|me|te|nos|vos|lhe|lhes|o|a|os|as|no|na|nos|nas)\b/u
 
-/** What joins a line to the one before it: a hard break for a verse, nothing for a hyphenated word, else a space. */
+/** What joins a line to the one before it: a hard break for a verse, nothing for a hyphenated word or a pronoun after its verb's hyphen, else a space. */
 function joiner (before: string, after: string, verse: boolean): string {
-  if (/\p{L}-$/u.test(before) && /^\p{Ll}/u.test(after) && !CLITIC.test(after)) return HYPHEN_JOIN
+  if (/\p{L}-$/u.test(before) && ((/^\p{Ll}/u.test(after) && !CLITIC.test(after)) || REPEATED_HYPHEN.test(after))) return HYPHEN_JOIN
+  // A pronoun after the verb's hyphen ("ajudá-" / "la") keeps the hyphen and takes no space.
+  if (/\p{L}-$/u.test(before) && CLITIC.test(after)) return ''
   if (verse) return '  \n'
   return ' '
 }
@@ -298,7 +346,8 @@ function joinLines (texts: readonly string[]): string {
   let out = ''
   for (const text of texts.map((value) => value.trim()).filter((value) => value !== '')) {
     if (out === '') out = text
-    else if (/\p{L}-$/u.test(out) && /^\p{Ll}/u.test(text) && !CLITIC.test(text)) out = out.slice(0, -1) + text
+    else if (/\p{L}-$/u.test(out) && ((/^\p{Ll}/u.test(text) && !CLITIC.test(text)) || REPEATED_HYPHEN.test(text))) out = out.slice(0, -1) + text
+    else if (/\p{L}-$/u.test(out) && CLITIC.test(text)) out += text
     else out += ` ${text}`
   }
   return out

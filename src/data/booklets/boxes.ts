@@ -74,3 +74,30 @@ export function grow (box: Box, margin: number): Box {
 export function verticalOverlap (a: Box, b: Box): number {
   return Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0)
 }
+
+/** Indices of boxes grouped by nearness (union-find over pairs within `gap`, unless `apart`). */
+export function cluster (boxes: readonly Box[], gap: number, apart: (a: Box, b: Box) => boolean = () => false): number[][] {
+  const parent = boxes.map((_, at) => at)
+  const find = (at: number): number => {
+    while (parent[at] !== at) {
+      parent[at] = parent[parent[at]!]!
+      at = parent[at]!
+    }
+    return at
+  }
+  const order = boxes.map((_, at) => at).sort((a, b) => boxes[a]!.x0 - boxes[b]!.x0)
+  for (let i = 0; i < order.length; i++) {
+    const a = boxes[order[i]!]!
+    for (let j = i + 1; j < order.length; j++) {
+      const b = boxes[order[j]!]!
+      if (b.x0 - gap > a.x1) break
+      if (near(a, b, gap) && !apart(a, b)) parent[find(order[i]!)] = find(order[j]!)
+    }
+  }
+  const groups = new Map<number, number[]>()
+  boxes.forEach((_, at) => {
+    const root = find(at)
+    groups.set(root, [...(groups.get(root) ?? []), at])
+  })
+  return [...groups.values()]
+}

@@ -1,6 +1,7 @@
-import { type Box, coveredShare, grow, height, near, union, verticalOverlap, width } from './boxes.ts'
+import { type Box, cluster, coveredShare, grow, height, near, union, verticalOverlap, width } from './boxes.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
+import { isThin, isWhite } from './recurring-drawings.ts'
 import type { Line } from './text-lines.ts'
 
 /*
@@ -27,7 +28,7 @@ const CLUSTER_GAP = 4
 const INSIDE_SHARE = 0.6
 const LABEL_MARGIN = 2.5
 /** A cluster of paths alone narrower and lower than this many times the text size only decorates. */
-const DECORATION_SIZE = 2.4
+export const DECORATION_SIZE = 2.4
 
 export interface FigureInput {
   readonly images: readonly Box[]
@@ -44,17 +45,6 @@ export interface FigureInput {
   readonly gutterX: number | null
   /** The body text's size. */
   readonly textSize: number
-}
-
-function isWhite ({ colour, subtractive }: PathMark): boolean {
-  if (colour.length === 0) return false
-  return subtractive ? colour.every((value) => value < 0.02) : colour.every((value) => value > 0.98)
-}
-
-/** A rule: a path much longer than it is thick. */
-function isThin (box: Box): boolean {
-  const short = Math.min(width(box), height(box))
-  return short < 1.6 || (short < 3.5 && Math.max(width(box), height(box)) > 20 * short)
 }
 
 /** The figures of one page. */
@@ -213,31 +203,4 @@ export function cutFigure (figure: Figure, cuts: readonly number[]): Figure[] {
     pieces.push({ box: union(parts), lines: figure.lines.filter((line) => inBand(line.box)), image: figure.image, parts })
   }
   return pieces
-}
-
-/** Indices of boxes grouped by nearness (union-find over pairs within `gap`, unless `apart`). */
-export function cluster (boxes: readonly Box[], gap: number, apart: (a: Box, b: Box) => boolean = () => false): number[][] {
-  const parent = boxes.map((_, at) => at)
-  const find = (at: number): number => {
-    while (parent[at] !== at) {
-      parent[at] = parent[parent[at]!]!
-      at = parent[at]!
-    }
-    return at
-  }
-  const order = boxes.map((_, at) => at).sort((a, b) => boxes[a]!.x0 - boxes[b]!.x0)
-  for (let i = 0; i < order.length; i++) {
-    const a = boxes[order[i]!]!
-    for (let j = i + 1; j < order.length; j++) {
-      const b = boxes[order[j]!]!
-      if (b.x0 - gap > a.x1) break
-      if (near(a, b, gap) && !apart(a, b)) parent[find(order[i]!)] = find(order[j]!)
-    }
-  }
-  const groups = new Map<number, number[]>()
-  boxes.forEach((_, at) => {
-    const root = find(at)
-    groups.set(root, [...(groups.get(root) ?? []), at])
-  })
-  return [...groups.values()]
 }

@@ -41,13 +41,18 @@ export interface PathMark {
   readonly subtractive: boolean
 }
 
+/** An embedded image's box, with its size in pixels: what tells one image from another of the same box. */
+export interface ImageMark extends Box {
+  readonly pixels: string
+}
+
 export interface PageMarks {
   /** 1-based. */
   readonly number: number
   readonly width: number
   readonly height: number
   readonly glyphs: readonly Glyph[]
-  readonly images: readonly Box[]
+  readonly images: readonly ImageMark[]
   readonly paths: readonly PathMark[]
   /** Boxes of glyphs set at an angle (an axis title): no text of a statement, part of a figure. */
   readonly rotated: readonly Box[]
@@ -114,7 +119,7 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
   const [x0, y0, x1, y1] = page.getBounds()
   const pageBox: Box = { x0: 0, y0: 0, x1: x1 - x0, y1: y1 - y0 }
   const glyphs: Glyph[] = []
-  const images: Box[] = []
+  const images: ImageMark[] = []
   const paths: PathMark[] = []
   const rotated: Box[] = []
   const clips: Box[] = [pageBox]
@@ -167,14 +172,16 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
       release(path, stroke, colourspace)
     },
     fillImage (image, ctm) {
+      const pixels = pixelSize(image)
       release(image)
       const box = keep(unitSquare(ctm))
-      if (box !== null) images.push(box)
+      if (box !== null) images.push({ ...box, pixels })
     },
     fillImageMask (image, ctm, colourspace) {
+      const pixels = pixelSize(image)
       release(image, colourspace)
       const box = keep(unitSquare(ctm))
-      if (box !== null) images.push(box)
+      if (box !== null) images.push({ ...box, pixels })
     },
     fillShade (shade, ctm) {
       const [sx0, sy0, sx1, sy1] = shade.getBounds()
@@ -262,6 +269,10 @@ function subpathBoxes (path: mupdf.Path, ctm: mupdf.Matrix): Box[] {
     closePath: () => {}
   })
   return shapes.filter((points) => points.length > 0).map(boxOf)
+}
+
+function pixelSize (image: mupdf.Image): string {
+  return `${image.getWidth()}x${image.getHeight()}${image.getImageMask() ? ' mask' : ''}`
 }
 
 function unitSquare (ctm: mupdf.Matrix): Box {

@@ -1,12 +1,13 @@
-import { area, type Box, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
-import { cluster, pageFigures, type Figure } from './figures.ts'
+import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
+import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { OCR_DPI, type OcrReader } from './ocr.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { letterOf } from './letters.ts'
-import { furnitureOfText, pageFurniture, type FurnitureKind } from './furniture.ts'
+import { furnitureOfText, pageFurniture, recurringTexts, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
-import type { PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
+import type { ImageMark, PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
+import { pageGraphics, recurringDrawings } from './recurring-drawings.ts'
 import { questionParts, type QuestionParts } from './question-parts.ts'
 import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
 import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
@@ -28,6 +29,8 @@ export interface PageReading {
   readonly height: number
   readonly gutter: Gutter | null
   readonly furniture: ReadonlyArray<{ readonly line: Line, readonly kind: FurnitureKind }>
+  /** Images and drawings that recur on many pages (recurring-drawings.ts): the page's, no figure's. */
+  readonly drawnFurniture: readonly Box[]
   readonly figures: readonly Figure[]
   /** Lines whose font gives no usable text and that no OCR read: their question cannot be written. */
   readonly unmapped: readonly Line[]
@@ -65,10 +68,15 @@ export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): Bookle
   }
   const content = contentExtent(pages)
   const textSize = bodySize(pages.flatMap((page) => page.lines))
+  const repeated = {
+    drawn: recurringDrawings(pages.map((page) => pageGraphics(page.marks)), DECORATION_SIZE * textSize),
+    texts: recurringTexts(pages.map((page) => ({ page: page.marks.number, lines: page.lines })),
+      (line) => labelOf(line) !== null || sharedTextRange(line.text) !== null || furnitureOfText(line.text) !== null)
+  }
   const stream: FlowElement[] = []
   const readings: PageReading[] = []
   for (const page of pages) {
-    const reading = readPage(page, content, textSize, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
+    const reading = readPage(page, content, textSize, { drawn: repeated.drawn, texts: repeated.texts.get(page.marks.number) ?? [] }, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
     readings.push(reading.page)
     stream.push(...reading.elements)
   }
@@ -187,12 +195,18 @@ function withoutLetter (line: Line): Line {
   return formula
 }
 
-function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, ocr: (lines: readonly Line[]) => Map<Line, string>): { page: PageReading, elements: FlowElement[] } {
-  const firstFurniture = pageFurniture(firstLines, content)
+/** What recurs over the booklet (furniture by repetition): its drawings' marks, and the boxes of a page's recurring lines. */
+interface Repeated {
+  readonly drawn: ReadonlySet<ImageMark | PathMark>
+  readonly texts: readonly Box[]
+}
+
+function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, repeated: Repeated, ocr: (lines: readonly Line[]) => Map<Line, string>): { page: PageReading, elements: FlowElement[] } {
+  const firstFurniture = pageFurniture(firstLines, content, repeated.texts)
   const gutter = findGutter(marks.width, marks.height, marks.paths, firstLines.filter((line) => !firstFurniture.has(line)).map((line) => line.box))
   // With the columns known, lines are cut again: at the gutter, and no longer at a justified space.
   const lines = joinSplitLabels(textLines(marks.glyphs, { gap: COLUMN_GAP, gutterX: gutter?.x ?? null }))
-  const furniture = pageFurniture(lines, content)
+  const furniture = pageFurniture(lines, content, repeated.texts)
   const headings = lines.filter((line) => furniture.get(line) === 'heading')
   const printed = lines.filter((line) => !furniture.has(line))
   // Prose in a font without text mapping (2021's labels too) is read by OCR first, so that labels and
@@ -208,11 +222,13 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
     return readLine
   })
   const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
-  const figures = pageFigures({ images: marks.images, rotated: marks.rotated, paths: marks.paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
+  const images = marks.images.filter((image) => !repeated.drawn.has(image))
+  const paths = marks.paths.filter((path) => !repeated.drawn.has(path))
+  const figures = pageFigures({ images, rotated: marks.rotated, paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
   // A few glyphs without mapping (a formula's symbols), or a mark drawn across: the line is cropped as a figure.
-  const drawnOver = drawnOverText(marks.paths, figures, labels, gutter)
+  const drawnOver = drawnOverText(paths, figures, labels, gutter)
   const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line)
   const formulaSources = new Set(free.filter(isFormula))
   const formulas = [...formulaSources].map(withoutLetter)
@@ -237,6 +253,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
       height: marks.height,
       gutter,
       furniture: [...furniture].map(([line, kind]) => ({ line, kind })),
+      drawnFurniture: [...marks.images, ...marks.paths].filter((mark) => repeated.drawn.has(mark)).map((mark) => ('box' in mark ? mark.box : mark)),
       figures,
       unmapped: loose.filter((line) => line.unmapped),
       ocr: loose.filter((line) => ocrLines.has(line)),

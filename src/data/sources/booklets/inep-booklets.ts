@@ -235,6 +235,7 @@ function writePagePictures (pdf: PdfBooklet, reading: BookletReading, folder: st
   for (const page of reading.pages) {
     const outlines: Outline[] = [
       ...page.furniture.map(({ line }) => ({ box: line.box, colour: FURNITURE })),
+      ...page.drawnFurniture.map((box) => ({ box, colour: FURNITURE })),
       ...page.figures.map((figure) => ({ box: figure.box, colour: FIGURE, strong: true })),
       ...page.unmapped.map((line) => ({ box: line.box, colour: UNREAD, strong: true }))
     ]

@@ -1,0 +1,141 @@
+import { area, type Box, cluster, height, width } from './boxes.ts'
+import type { ImageMark, PageMarks, PathMark } from './page-marks.ts'
+
+/*
+ * Furniture by repetition, over a whole booklet: a drawing (the images and paths that touch one
+ * another) printed at the same size and in the same shape on RECURS_ON or more pages is the page's,
+ * not a question's — a rule or a chain of diamonds beside every question label (2014, 2015), a
+ * decoration closing each question, a footer strip, a logo. No coordinate or colour of any one
+ * year is named: a question's figure is printed once, so what recurs on several pages is furniture,
+ * in any layout. Drawings too small for a figure of their own (a letter's box) and lone rules are
+ * left to the figure stage, which already keeps them out of figures.
+ */
+
+/** A drawing is furniture when it recurs on this many pages or more. */
+export const RECURS_ON = 3
+/** Sizes and the places of a drawing's pieces within it match within this many points. */
+const SAME_SIZE = 1.5
+/** Pieces closer than this (points) form one drawing. */
+const TOUCHING = 1
+/** The share of a drawing's pieces that must match another's for the two to be the same drawing. */
+const SAME_PIECES = 0.9
+/** A mark covering more than this share of the page (a frame around the page, a background) is a drawing alone. */
+const LARGE_SHARE = 1 / 8
+
+/** A graphic of a page as repetition sees it: where it is and what it looks like, apart from where. */
+export interface Graphic {
+  readonly box: Box
+  /** An image's size in pixels, or a path's kind (stroke or fill) and colour. */
+  readonly look: string
+  /** The mark it was made from (an ImageMark or a PathMark of the page), to leave out of figures. */
+  readonly source: ImageMark | PathMark
+}
+
+export interface PageGraphics {
+  readonly page: number
+  readonly width: number
+  readonly height: number
+  readonly graphics: readonly Graphic[]
+}
+
+/** A path painted white (a background behind text) shows nothing. */
+export function isWhite ({ colour, subtractive }: PathMark): boolean {
+  if (colour.length === 0) return false
+  return subtractive ? colour.every((value) => value < 0.02) : colour.every((value) => value > 0.98)
+}
+
+/** A rule: a mark much longer than it is thick. */
+export function isThin (box: Box): boolean {
+  const short = Math.min(width(box), height(box))
+  return short < 1.6 || (short < 3.5 && Math.max(width(box), height(box)) > 20 * short)
+}
+
+/** The graphics of a page's marks: its images and the paths that show (white ones left out). */
+export function pageGraphics (marks: Pick<PageMarks, 'number' | 'width' | 'height' | 'images' | 'paths'>): PageGraphics {
+  const tone = (value: number) => Math.round(value * 10) / 10
+  return {
+    page: marks.number,
+    width: marks.width,
+    height: marks.height,
+    graphics: [
+      ...marks.images.map((image) => ({ box: image, look: `image ${image.pixels}`, source: image })),
+      ...marks.paths.filter((path) => !isWhite(path)).map((path) => ({ box: path.box, look: `${path.stroked ? 'stroke' : 'fill'} ${path.colour.map(tone).join(',')}`, source: path }))
+    ]
+  }
+}
+
+interface Drawing {
+  readonly page: number
+  readonly box: Box
+  /** Its graphics, their boxes from the drawing's top left corner. */
+  readonly pieces: ReadonlyArray<{ readonly box: Box, readonly look: string }>
+  readonly sources: ReadonlyArray<ImageMark | PathMark>
+}
+
+function drawingsOf ({ page, width: pageWidth, height: pageHeight, graphics }: PageGraphics): Drawing[] {
+  const large = (graphic: Graphic) => area(graphic.box) > LARGE_SHARE * pageWidth * pageHeight
+  const small = graphics.filter((graphic) => !large(graphic))
+  const groups = [...cluster(small.map((graphic) => graphic.box), TOUCHING).map((members) => members.map((at) => small[at]!)), ...graphics.filter(large).map((graphic) => [graphic])]
+  return groups.map((members) => {
+    const box = { x0: Math.min(...members.map((member) => member.box.x0)), y0: Math.min(...members.map((member) => member.box.y0)), x1: Math.max(...members.map((member) => member.box.x1)), y1: Math.max(...members.map((member) => member.box.y1)) }
+    return {
+      page,
+      box,
+      pieces: members.map((member) => ({ box: { x0: member.box.x0 - box.x0, y0: member.box.y0 - box.y0, x1: member.box.x1 - box.x0, y1: member.box.y1 - box.y0 }, look: member.look })),
+      sources: members.map((member) => member.source)
+    }
+  })
+}
+
+function sameBox (a: Box, b: Box): boolean {
+  return Math.abs(a.x0 - b.x0) <= SAME_SIZE && Math.abs(a.y0 - b.y0) <= SAME_SIZE && Math.abs(a.x1 - b.x1) <= SAME_SIZE && Math.abs(a.y1 - b.y1) <= SAME_SIZE
+}
+
+/** Two drawings are the same when their sizes match and nearly all their pieces stand at the same places, looking alike. */
+function sameDrawing (a: Drawing, b: Drawing): boolean {
+  if (Math.abs(width(a.box) - width(b.box)) > SAME_SIZE || Math.abs(height(a.box) - height(b.box)) > SAME_SIZE) return false
+  const most = Math.max(a.pieces.length, b.pieces.length)
+  if (Math.min(a.pieces.length, b.pieces.length) < SAME_PIECES * most) return false
+  const taken = new Set<number>()
+  let matched = 0
+  for (const piece of a.pieces) {
+    const at = b.pieces.findIndex((other, index) => !taken.has(index) && other.look === piece.look && sameBox(other.box, piece.box))
+    if (at === -1) continue
+    taken.add(at)
+    matched++
+  }
+  return matched >= SAME_PIECES * most
+}
+
+/**
+ * Whether the figure stage would take the drawing for a figure at all: one big enough (either side
+ * at least `least` points), and not a rule or two alone.
+ */
+function couldBeFigure (drawing: Drawing, least: number): boolean {
+  if (Math.max(width(drawing.box), height(drawing.box)) < least) return false
+  return !(drawing.pieces.length <= 2 && drawing.pieces.every((piece) => isThin(piece.box)) && isThin(drawing.box))
+}
+
+/**
+ * The marks of every page that belong to a drawing recurring on RECURS_ON pages or more, among the
+ * drawings at least `least` points on a side.
+ */
+export function recurringDrawings (pages: readonly PageGraphics[], least: number): Set<ImageMark | PathMark> {
+  const drawings = pages.flatMap(drawingsOf).filter((drawing) => couldBeFigure(drawing, least))
+  // Sorted by width, so that each drawing is compared with the few of about its width only.
+  drawings.sort((a, b) => width(a.box) - width(b.box))
+  const furniture = new Set<ImageMark | PathMark>()
+  for (let at = 0; at < drawings.length; at++) {
+    const drawing = drawings[at]!
+    const pagesSeen = new Set([drawing.page])
+    for (const step of [-1, 1]) {
+      for (let other = at + step; other >= 0 && other < drawings.length; other += step) {
+        const candidate = drawings[other]!
+        if (Math.abs(width(candidate.box) - width(drawing.box)) > SAME_SIZE) break
+        if (!pagesSeen.has(candidate.page) && sameDrawing(drawing, candidate)) pagesSeen.add(candidate.page)
+      }
+    }
+    if (pagesSeen.size >= RECURS_ON) for (const source of drawing.sources) furniture.add(source)
+  }
+  return furniture
+}

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { OcrUnavailable, tesseract } from '../src/data/booklets/ocr.ts'
 import { INEP_DATA_DIR } from '../src/data/sources/build-dataset.ts'
 import { DEFECT_CLASSES } from '../src/data/sources/reading-defects.ts'
-import { MEASURED_BOOKLETS, measureListed, meetsFloors, percent, snapshotLoader, type QualityRow } from '../src/data/sources/reading-quality.ts'
+import { MEASURED_BOOKLETS, measureInepDir, measureListed, meetsFloors, percent, snapshotLoader, type QualityRow } from '../src/data/sources/reading-quality.ts'
 
 /*
  * Issue 58's yardstick: `npx tsx scripts/booklet-quality.ts [year-or-file ...] [--list] [--fresh]`
@@ -32,7 +32,7 @@ if (entries.length === 0) {
 }
 
 // OCR as the conversion reads (Tesseract); without it a reading would be another reader's, so none is kept.
-const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: path.join(SHARED, 'enem-data'), inepDir: INEP_DATA_DIR, cacheDir: CACHE_DIR, ocr: tesseract, fresh: values.fresh === true }
+const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: path.join(SHARED, 'enem-data'), inepDir: measureInepDir(path.join(SHARED, 'inep'), INEP_DATA_DIR), cacheDir: CACHE_DIR, ocr: tesseract, fresh: values.fresh === true }
 const load = snapshotLoader(options)
 
 const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'rule-figure': 'rule', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }

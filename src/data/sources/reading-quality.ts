@@ -213,6 +213,15 @@ export const MEASURED_BOOKLETS: readonly MeasuredBooklet[] = [
   { file: 'ppl/2023_PV_reaplicacao_PPL_D2_CD6.pdf', against: null }
 ]
 
+/**
+ * INEP's files to key the booklets with: the shared copy of every year's ITENS_PROVA and day keys
+ * (../shared/inep: 2010, 2018… which the repository's data/inep does not hold) where it is at hand,
+ * else the repository's. The same INEP files, so the same keys, where both hold a year.
+ */
+export function measureInepDir (sharedInepDir: string, repositoryInepDir: string): string {
+  return existsSync(path.join(sharedInepDir, 'itens-prova')) ? sharedInepDir : repositoryInepDir
+}
+
 /** A booklet's answer-key PDF beside it (`_PV_` → `_GB_`), or null. */
 export function answerKeyBeside (booklet: string): string | null {
   const key = path.join(path.dirname(booklet), path.basename(booklet).replace('_PV_', '_GB_'))

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { DatasetQuestion } from '../record-schemas.ts'
-import { compareRecords, RATIO, sameAlternative } from './reading-comparison.ts'
+import { compareRecords, normalText, RATIO, sameAlternative } from './reading-comparison.ts'
 import { bookletDefects, defectCounts, type Defect, type DefectClass } from './reading-defects.ts'
 import type { OcrReader } from '../booklets/ocr.ts'
 import { BLUE_BOOKLET } from './booklets/booklet-files.ts'
@@ -27,6 +27,8 @@ export interface QualityRow {
   readonly found: number
   readonly compared: number
   readonly alternatives: number
+  /** Records whose alternatives are each equal or within TYPO characters of the other's: how many differ by a typo alone, either side's. */
+  readonly alternativesNear: number
   /** Theirs found in ours (nothing missing). */
   readonly theirsInOurs: number
   /** Ours found in theirs (nothing from elsewhere), of `assessable`. */
@@ -100,6 +102,31 @@ function firstDifference (ours: DatasetQuestion, theirs: DatasetQuestion): strin
   return ` (${differing.letter}: ours ${show(own)}, theirs ${show(differing)})`
 }
 
+/** Characters (edits) by which two alternatives may differ and count as near: a typo of either side. */
+export const TYPO = 2
+
+/** Whether two texts are within `limit` edits of each other (Levenshtein, stopped past the limit). */
+export function withinEdits (a: string, b: string, limit: number): boolean {
+  if (Math.abs(a.length - b.length) > limit) return false
+  let previous = Array.from({ length: b.length + 1 }, (_, at) => at)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    let best = i
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      best = Math.min(best, current[j]!)
+    }
+    if (best > limit) return false
+    previous = current
+  }
+  return previous[b.length]! <= limit
+}
+
+function nearAlternatives (ours: DatasetQuestion, theirs: DatasetQuestion): boolean {
+  return ours.alternatives.length === theirs.alternatives.length && theirs.alternatives.every((alternative, at) =>
+    sameAlternative(ours.alternatives[at]!, alternative) || withinEdits(normalText(ours.alternatives[at]!.text).replace(/×/gu, 'x'), normalText(alternative.text).replace(/×/gu, 'x'), TYPO))
+}
+
 /**
  * Whether a statement shows a figure. An alternative's picture is not counted here: the comparison of
  * alternatives already takes text where the other shows a formula's picture.
@@ -116,6 +143,7 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
   const expected = snapshot.positions.filter((position) => position.key !== null).length
   let compared = 0
   let alternatives = 0
+  let alternativesNear = 0
   let theirsInOurs = 0
   let oursInTheirs = 0
   let assessable = 0
@@ -129,7 +157,8 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     compared++
     const why: string[] = []
     if (comparison.alternatives) alternatives++
-    else why.push(`alternatives differ${firstDifference(entry.record, theirs)}`)
+    if (comparison.alternatives || nearAlternatives(entry.record, theirs)) alternativesNear++
+    if (!comparison.alternatives) why.push(`alternatives differ${firstDifference(entry.record, theirs)}`)
     if (comparison.theirsInOurs >= RATIO) theirsInOurs++
     else why.push(`${Math.round(100 * comparison.theirsInOurs)} % of their statement in ours`)
     if (comparison.oursInTheirs !== null) {
@@ -152,6 +181,7 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     found: snapshot.records.length,
     compared,
     alternatives,
+    alternativesNear,
     theirsInOurs,
     oursInTheirs,
     assessable,

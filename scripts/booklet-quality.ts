@@ -57,7 +57,8 @@ for (const entry of entries) {
       process.exit(1)
     }
     // A booklet that cannot be read or keyed is a row of the table, and the run's exit status.
-    process.stdout.write(`${path.basename(entry.file)}\tnot measured: ${(error as Error).message.split('\n')[0]}\n`)
+    const where = /\((\/[^)]*\/src\/[^)]+)\)/u.exec((error as Error).stack ?? '')?.[1]
+    process.stdout.write(`${path.basename(entry.file)}\tnot measured: ${(error as Error).message.split('\n')[0]}${where === undefined ? '' : ` (at ${path.relative(REPO, where)})`}\n`)
     process.exitCode = 1
     continue
   }

@@ -12,6 +12,9 @@ import { convertExam } from '../../src/data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
 import { writeConversion } from '../../src/data/sources/write-conversion.ts'
 import { FULL_DATA_DIR } from '../helper.ts'
+import type { DataCredit } from '../../src/data/dataset/dataset-manifest.ts'
+import { SOURCE_PINS } from '../../src/data/sources/source-pins.ts'
+import { dataProvenancePageHtml } from '../../src/http/data-provenance.ts'
 import { browserSession } from './browser.ts'
 import { assertOnlyThisServer, openBrowserPage, PHONE, screenshot, seriousAccessibilityViolations, viewShown } from './question-browser-page.ts'
 
@@ -34,18 +37,49 @@ const SHARED = path.resolve(REPO, '../shared')
 const SOURCES = { ppl: path.join(SHARED, 'sources', 'enem-dev-second-applications'), 2024: path.join(SHARED, 'sources', 'maritaca-enem-2024'), inep: path.join(SHARED, 'inep') }
 const withSources = Object.values(SOURCES).every((dir) => existsSync(dir))
 
-/** The page's width against the screen's, and what sticks out past its right edge (run in the page: the tests have no DOM types). */
-async function overflow (page: Page): Promise<{ width: number, screen: number, outside: string[] }> {
+/**
+ * The page's width against the screen's, what sticks out past its right edge, and the text that runs
+ * past it (run in the page: the tests have no DOM types). Text is measured by its own line boxes, every
+ * text node of the page (header and footer too): a paragraph can fit the screen while a line of its
+ * text, one word it cannot break, runs past it. Text inside a box that scrolls or clips on its own
+ * (a wide table's) is that box's to show.
+ */
+async function overflow (page: Page): Promise<{ width: number, screen: number, outside: string[], text: string[] }> {
   return await page.evaluate(`(() => {
     const screen = document.documentElement.clientWidth
     const outside = [...document.querySelectorAll('main *')].filter((element) => element.getBoundingClientRect().right > screen + 0.5)
+    const inOwnBox = (element) => {
+      for (let at = element; at !== null && at !== document.body; at = at.parentElement) {
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(at).overflowX)) return true
+      }
+      return false
+    }
+    const text = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      if (node.textContent.trim() === '' || inOwnBox(node.parentElement)) continue
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      const right = Math.max(...[...range.getClientRects()].map((rect) => rect.right))
+      if (right > screen + 0.5) text.push(Math.round(right) + ' px, ' + node.parentElement.tagName.toLowerCase() + '.' + node.parentElement.className + ': ' + node.textContent.trim().slice(0, 50))
+    }
     return {
       width: document.documentElement.scrollWidth,
       screen,
-      outside: outside.slice(0, 5).map((element) => element.tagName.toLowerCase() + '.' + element.className + ': ' + (element.textContent || '').slice(0, 50))
+      outside: outside.slice(0, 5).map((element) => element.tagName.toLowerCase() + '.' + element.className + ': ' + (element.textContent || '').slice(0, 50)),
+      text: text.slice(0, 5)
     }
   })()`)
 }
+
+/**
+ * The footer's credits as a dataset built by `npm run dataset` gives them (every source, INEP's booklets at
+ * their address): the longest the page shows, whatever dataset this test serves. Its credits paragraph is
+ * written with them before a page is measured.
+ */
+const FULL_BUILD_CREDITS = dataProvenancePageHtml(Object.values(SOURCE_PINS).map((pin): DataCredit => pin.kind === 'files'
+  ? { title: pin.title, publisher: pin.publisher, address: pin.address }
+  : { title: pin.title, repository: pin.repository, licence: pin.licence }))
 
 /** Loads every image of the page (lazy ones too): an image's size is part of the layout. */
 async function loadImages (page: Page): Promise<void> {
@@ -101,8 +135,10 @@ describe('every page fits a phone\'s screen (390 × 844)', () => {
     try {
       await act?.(page)
       await loadImages(page)
-      const { width, screen, outside } = await overflow(page)
-      assert.equal(width, screen, `${name} (${query}) is ${width} px wide on a ${screen} px screen: ${outside.join('; ')}`)
+      assert.equal(await page.evaluate(`(() => { const credits = document.querySelector('.data-provenance'); if (credits === null) return false; credits.innerHTML = ${JSON.stringify(FULL_BUILD_CREDITS)}; return true })()`), true, 'the footer has its credits paragraph')
+      const { width, screen, outside, text } = await overflow(page)
+      assert.equal(width, screen, `${name} (${query}) is ${width} px wide on a ${screen} px screen: ${[...outside, ...text].join('; ')}`)
+      assert.deepEqual(text, [], `${name} (${query}): text runs past the ${screen} px screen`)
       assert.deepEqual(await seriousAccessibilityViolations(page), [], name)
       await screenshot(page, `phone-${name}`)
       await inspect?.(page)

@@ -137,6 +137,14 @@ describe('npm run dataset on the four local copies', { skip }, () => {
     assert.deepEqual(manifest.totals, { exams: 24, written: manifest.exams.reduce((sum, exam) => sum + exam.written, 0), leftOut: manifest.exams.reduce((sum, exam) => sum + exam.leftOut.length, 0) })
   })
 
+  test('the manifest counts per exam the records written that show no statement (no context, no figure in files), as the written records say', () => {
+    for (const exam of manifest.exams) {
+      const folder = path.join(out, exam.exam, 'questions')
+      const records = readdirSync(folder).map((name) => JSON.parse(readFileSync(path.join(folder, name, 'details.json'), 'utf8')) as { context: string | null, files: string[] })
+      assert.equal(exam.incomplete, records.filter((record) => (record.context === null || record.context.trim() === '') && record.files.length === 0).length, exam.exam)
+    }
+  })
+
   test('ENEM 2025 holds every position INEP keys in its blue booklets (the annulled left out, each with its reason), read from the booklets', () => {
     const positions = blue2025()
     const exam = manifest.exams.find((entry) => entry.exam === '2025')!

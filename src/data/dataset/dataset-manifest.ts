@@ -92,7 +92,8 @@ export const ManifestExamSchema = Type.Object({
       agreeing: Type.Integer({ minimum: 0 }),
       trustedForRepairs: Type.Boolean({ description: 'INEP\'s bytes, or a re-save agreeing on 90 % of the compared records' })
     }))
-  }, { description: 'Which reading each record of an exam with a pinned booklet is: INEP\'s print where it agrees with the transcription (src/data/sources/booklets/booklet-readings.ts)' }))
+  }, { description: 'Which reading each record of an exam with a pinned booklet is: INEP\'s print where it agrees with the transcription (src/data/sources/booklets/booklet-readings.ts)' })),
+  incomplete: Type.Optional(Type.Integer({ minimum: 0, description: 'Records written that show no statement (no context, no figure in files: src/data/record-statement.ts): served and marked `incomplete`, never drawn; docs/data.md lists them' }))
 })
 export type ManifestExam = Type.Static<typeof ManifestExamSchema>
 

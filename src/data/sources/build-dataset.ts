@@ -18,6 +18,7 @@ import { fileHashes, gitHash } from './git-hashes.ts'
 import { convertExam as convertMaritacaExam } from './maritaca-2024.ts'
 import { PPL_YEARS, pplFolder, SOURCE_NAMES, SOURCE_PINS, type FilesPin, type RepositorySourceName, type SourceName, type SourcePin } from './source-pins.ts'
 import { correctionRows, writeConvertedExam } from './write-conversion.ts'
+import { incompletenessOf } from '../record-statement.ts'
 
 /*
  * `npm run dataset` (src/cli/dataset.ts): every exam we can serve, built from the public sources
@@ -386,7 +387,7 @@ function writeDataset (outDir: string, { sources, booklets, datasetExams, conver
   const exams: ManifestExam[] = [
     ...datasetExams.map((exam): ManifestExam => {
       const records = countRecords(path.join(outDir, exam.key))
-      return { exam: exam.key, year: exam.year, application: exam.application, source: 'dataset', sourceRecords: records, written: records, leftOut: [], ...repairsOf(exam.key) }
+      return { exam: exam.key, year: exam.year, application: exam.application, source: 'dataset', sourceRecords: records, written: records, leftOut: [], ...repairsOf(exam.key), incomplete: countIncomplete(path.join(outDir, exam.key)) }
     }),
     ...converted.map(({ source, exam }): ManifestExam => ({
       exam: examFolder(exam.id),
@@ -396,7 +397,8 @@ function writeDataset (outDir: string, { sources, booklets, datasetExams, conver
       sourceRecords: exam.sourceRecords,
       written: exam.records.length,
       leftOut: exam.leftOut.map((left) => ({ source: left.source, index: left.index, language: left.language, reason: left.reason, about: LEFT_OUT_REASONS[left.reason], detail: left.detail })),
-      ...repairsOf(examFolder(exam.id))
+      ...repairsOf(examFolder(exam.id)),
+      incomplete: countIncomplete(path.join(outDir, examFolder(exam.id)))
     }))
   ].sort(compareNewestFirst)
   const manifest: Manifest = {
@@ -430,6 +432,15 @@ function readableByAll (dir: string): void {
 }
 
 /** Question folders of an exam folder that hold a record. */
+/** The records of an exam folder, as written, that show no statement (src/data/record-statement.ts): served, never drawn. */
+function countIncomplete (examDir: string): number {
+  const folder = path.join(examDir, 'questions')
+  return readdirSync(folder).filter((name) => {
+    const file = path.join(folder, name, 'details.json')
+    return existsSync(file) && incompletenessOf(JSON.parse(readFileSync(file, 'utf8')) as DatasetQuestion) !== null
+  }).length
+}
+
 function countRecords (examDir: string): number {
   try {
     return readdirSync(path.join(examDir, 'questions')).filter((name) => existsSync(path.join(examDir, 'questions', name, 'details.json'))).length

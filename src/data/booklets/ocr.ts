@@ -1,5 +1,10 @@
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { Box } from './boxes.ts'
+import type { GlyphNamer } from './font-decoding.ts'
+import { glyphStrip } from './glyph-shapes.ts'
 
 /*
  * Text whose font gives no usable text mapping (whole paragraphs of 2021's booklets) is read from
@@ -24,12 +29,15 @@ export type OcrReader = (png: Uint8Array, origin: { x: number, y: number }, dpi:
 /** The error an OCR that cannot run gives: one line, saying what to install. */
 export class OcrUnavailable extends Error {}
 
-/** Tesseract through its command line, in Portuguese. */
-export const tesseract: OcrReader = (png, origin, dpi) => {
-  let tsv: string
+/** Tesseract through its command line, in Portuguese, reading a region as a column of lines. */
+export const tesseract: OcrReader = (png, origin, dpi) => parseTsv(runTesseract(png, dpi, 4), origin, dpi)
+
+/** Tesseract's TSV for a PNG (or a list of them), read with a page segmentation mode (4: a column of lines; 7: one line). */
+function runTesseract (png: Uint8Array | string, dpi: number, psm: number): string {
   try {
-    tsv = execFileSync('tesseract', ['stdin', 'stdout', '-l', 'por', '--dpi', String(dpi), '--psm', '4', 'tsv'], {
-      input: png,
+    // A file name is a list of pictures, one a line, read in one run.
+    return execFileSync('tesseract', [typeof png === 'string' ? png : 'stdin', 'stdout', '-l', 'por', '--dpi', String(dpi), '--psm', String(psm), 'tsv'], {
+      input: typeof png === 'string' ? '' : png,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
       stdio: ['pipe', 'pipe', 'ignore']
@@ -39,8 +47,45 @@ export const tesseract: OcrReader = (png, origin, dpi) => {
     if (code === 'ENOENT') throw new OcrUnavailable('tesseract is not installed (Debian packages tesseract-ocr and tesseract-ocr-por)')
     throw new OcrUnavailable(`tesseract failed: ${(error as Error).message.split('\n')[0]} (is tesseract-ocr-por installed?)`)
   }
-  return parseTsv(tsv, origin, dpi)
 }
+
+/**
+ * Names glyphs no mapped glyph draws the same (font-decoding.ts): each rendered alone, large, and
+ * read as one character (Tesseract's mode 10), all in one Tesseract run (a list of pictures); a
+ * glyph is named only when one character (or a ligature's two letters) is read with some confidence.
+ */
+export const tesseractGlyphs: GlyphNamer = (glyphs) => {
+  if (glyphs.length === 0) return []
+  const folder = mkdtempSync(path.join(tmpdir(), 'enem-glyphs-'))
+  try {
+    const files = glyphs.map((glyph, at) => {
+      const file = path.join(folder, `${at}.png`)
+      writeFileSync(file, glyphStrip([glyph]).png)
+      return file
+    })
+    const list = path.join(folder, 'glyphs.txt')
+    writeFileSync(list, `${files.join('\n')}\n`)
+    const read = new Map<number, Array<{ text: string, confidence: number }>>()
+    for (const row of runTesseract(list, 300, 10).split('\n').slice(1)) {
+      const cells = row.split('\t')
+      const text = cells.slice(11).join('\t').trim()
+      if (cells.length < 12 || cells[0] !== '5' || text === '') continue
+      const page = Number(cells[1]) - 1
+      read.set(page, [...(read.get(page) ?? []), { text, confidence: Number(cells[10]) }])
+    }
+    return glyphs.map((_, at) => {
+      const words = read.get(at) ?? []
+      if (words.length !== 1 || words[0]!.confidence < GLYPH_CONFIDENCE) return null
+      const text = words[0]!.text
+      return [...text].length === 1 || /^f[il]$/u.test(text) ? text : null
+    })
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+/** Tesseract's confidence (0–100) below which a glyph read alone is left unnamed. */
+const GLYPH_CONFIDENCE = 60
 
 /** Tesseract's TSV (level 5 rows are words) as words in page points. */
 export function parseTsv (tsv: string, origin: { x: number, y: number }, dpi: number): OcrWord[] {
@@ -76,6 +121,18 @@ export function unlessUnavailable (reader: OcrReader, unavailable: (reason: stri
       reason = error.message
       unavailable(reason)
       return []
+    }
+  }
+}
+
+/** A glyph namer that names nothing where Tesseract cannot run (the line OCR says why, once). */
+export function unlessOcrUnavailable (namer: GlyphNamer): GlyphNamer {
+  return (glyphs) => {
+    try {
+      return namer(glyphs)
+    } catch (error) {
+      if (error instanceof OcrUnavailable) return glyphs.map(() => null)
+      throw error
     }
   }
 }

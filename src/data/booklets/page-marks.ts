@@ -29,6 +29,12 @@ export interface Glyph {
    * paragraphs of 2021's booklets. Such text is read by OCR, never written as it extracts.
    */
   readonly mapped: boolean
+  /**
+   * Which glyph of which embedded font printed it (the font's name with its subset prefix, which
+   * tells two subsets apart): what a font's decoding (font-decoding.ts) maps from. Absent on a
+   * glyph the reader makes (a fraction).
+   */
+  readonly source?: { readonly font: string, readonly gid: number }
 }
 
 /** A drawn path: a rule, a box, a shape of a chart. */
@@ -63,6 +69,8 @@ export interface PdfBooklet {
   readonly pages: number
   readonly document: mupdf.Document
   marks (number: number): PageMarks
+  /** Every font whose glyphs `marks` has given, by the name in their `source`: what renders a glyph alone. */
+  fonts (): ReadonlyMap<string, mupdf.Font>
   /** What MuPDF said while reading it (a font without cmaps, an odd JPEG 2000), for the conversion's warnings. */
   notes (): readonly string[]
   close (): void
@@ -94,10 +102,12 @@ export function openPdf (bytes: Uint8Array, name: string): PdfBooklet {
     throw new Error(`${name}: not a PDF MuPDF can read (${(error as Error).message.split('\n')[0]})`)
   }
   const from = notedCount
+  const fonts = new Map<string, mupdf.Font>()
   return {
     pages: document.countPages(),
     document,
-    marks: (number) => pageMarks(document, number),
+    marks: (number) => pageMarks(document, number, fonts),
+    fonts: () => fonts,
     notes: () => noted.slice(Math.max(0, noted.length - (notedCount - from))),
     close: () => document.destroy()
   }
@@ -113,8 +123,8 @@ export function isUsableCharacter (code: number): boolean {
   return true
 }
 
-/** The marks of page `number` (1-based). */
-export function pageMarks (document: mupdf.Document, number: number): PageMarks {
+/** The marks of page `number` (1-based); each glyph's font is kept in `fonts` by its name. */
+export function pageMarks (document: mupdf.Document, number: number, fonts?: Map<string, mupdf.Font>): PageMarks {
   const page = document.loadPage(number - 1)
   const [x0, y0, x1, y1] = page.getBounds()
   const pageBox: Box = { x0: 0, y0: 0, x1: x1 - x0, y1: y1 - y0 }
@@ -139,6 +149,7 @@ export function pageMarks (document: mupdf.Document, number: number): PageMarks 
           showGlyph (font, trm, glyph, unicode) {
             const matrix = mupdf.Matrix.concat(trm, ctm)
             const glyphMark = glyphOf(font, matrix, glyph, unicode)
+            if (fonts !== undefined && glyphMark !== null && !fonts.has(glyphMark.source!.font)) fonts.set(glyphMark.source!.font, font)
             if (glyphMark === null) {
               const box = keep(transformBox({ x0: 0, y0: -0.2, x1: Math.max(font.advanceGlyph(glyph, 0), 0.1), y1: 0.8 }, matrix))
               if (box !== null) rotated.push(box)
@@ -250,7 +261,8 @@ function glyphOf (font: mupdf.Font, [a, b, c, d, e, f]: mupdf.Matrix, glyph: num
     font: name.replace(SUBSET_PREFIX, ''),
     bold: font.isBold() || /bold|black|heavy|semibold/i.test(name),
     italic: font.isItalic() || /italic|oblique/i.test(name),
-    mapped
+    mapped,
+    source: { font: name, gid: glyph }
   }
 }
 

@@ -1,6 +1,7 @@
 import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
-import { OCR_DPI, type OcrReader } from './ocr.ts'
+import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
+import { OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { letterOf } from './letters.ts'
@@ -21,6 +22,8 @@ import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
 /** How a booklet is read: by OCR where a font has no text mapping, or not (such text is then left unread). */
 export interface ReadOptions {
   readonly ocr?: OcrReader | null
+  /** How fonts without a usable mapping are decoded (font-decoding.ts); glyphs are named by OCR where `ocr` is given. */
+  readonly fonts?: BookletDecodeOptions
 }
 
 export interface PageReading {
@@ -50,6 +53,10 @@ export interface BookletReading {
   readonly questions: readonly BookletQuestion[]
   /** The body text's size, the measure of the booklet's tolerances. */
   readonly textSize: number
+  /** Each font that needed decoding, how it was decoded and checked. */
+  readonly decodings: readonly FontDecoding[]
+  /** Why fonts were decoded by shape alone (no word list to check guesses by), in one line; null when they were not. */
+  readonly decodingWarning: string | null
 }
 
 interface PageLines {
@@ -61,8 +68,8 @@ interface PageLines {
 /** Reads a whole booklet. */
 export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): BookletReading {
   const pages: PageLines[] = []
-  for (let number = 1; number <= pdf.pages; number++) {
-    const printed = pdf.marks(number)
+  const decoded = decodedMarks(pdf, { nameGlyphs: options.ocr == null ? null : unlessOcrUnavailable(tesseractGlyphs), ...options.fonts })
+  for (const printed of decoded.marks) {
     const marks = { ...printed, ...joinFractions(printed.glyphs, printed.paths) }
     pages.push({ marks, lines: joinSplitLabels(textLines(marks.glyphs)) })
   }
@@ -81,7 +88,7 @@ export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): Bookle
     stream.push(...reading.elements)
   }
   const questions = questionRegions(stream).map((region) => ({ region, parts: questionParts([...region.shared, ...region.elements]) }))
-  return { pages: readings, questions, textSize }
+  return { pages: readings, questions, textSize, decodings: decoded.decodings, decodingWarning: decoded.warning }
 }
 
 /**

@@ -210,8 +210,10 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
     if (isSpace(glyph)) {
       // The PDF's own space, however narrow tight justification set it; but not one the script after it
       // is printed over (2023 sets "L", a sliver of a space, then "₁" starting inside it): that moves the
-      // pen, it parts no words.
-      if (text !== '' && !text.endsWith(' ') && !overprintedByScript(glyph, nextPrinted(glyphs, at + 1))) text += ' '
+      // pen, it parts no words. Nor one set over the glyph before it (2021 prints a space where its "s"
+      // starts, after the space that comes before the word): it stands inside a word, not between two.
+      const inside = previous !== null && glyph.box.x0 < previous.box.x1 - 0.3 * glyph.size
+      if (text !== '' && !text.endsWith(' ') && !inside && !overprintedByScript(glyph, nextPrinted(glyphs, at + 1))) text += ' '
       continue
     }
     // A script stands against what it qualifies (L₁, 10³), whatever the font's side bearing leaves.

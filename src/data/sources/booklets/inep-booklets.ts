@@ -69,6 +69,7 @@ function convertExam (exam: BookletExam, inepDir: string | null, options: Bookle
         renumberedTo: null
       })))
       warnings.push(...keys.notes.map((note) => `${path.basename(day.booklet)}: ${note}`))
+      if (reading.decodingWarning !== null) warnings.push(`${path.basename(day.booklet)}: ${reading.decodingWarning}`)
       const said = [...new Set(pdf.notes())]
       if (said.length > 0) warnings.push(`${path.basename(day.booklet)}: MuPDF noted ${said.slice(0, 3).join('; ')}${said.length > 3 ? ` and ${said.length - 3} more` : ''}`)
     } finally {

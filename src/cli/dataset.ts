@@ -108,7 +108,8 @@ try {
     process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`)
   } else {
     for (const exam of manifest.exams) {
-      const repaired = exam.repairs === undefined ? '' : `, ${exam.repairs.repaired} repaired from ${exam.repairs.booklets.join(', ')}${exam.repairs.notRepaired === 0 ? '' : ` (${exam.repairs.notRepaired} could not be)`}`
+      const read = exam.readings
+      const repaired = exam.repairs === undefined || read === undefined ? '' : `, ${read.print} as printed (agreeing with the transcription), ${read.repaired} repaired from ${exam.repairs.booklets.join(', ')}${read.notRepaired === 0 ? '' : ` (${read.notRepaired} could not be)`}, ${read.agreeingKept + read.disagreeing} the transcription's (${read.disagreeing} disagree)`
       process.stdout.write(`${exam.exam.padEnd(9)} ${String(exam.written).padStart(4)} records${exam.leftOut.length === 0 ? '' : `, ${exam.leftOut.length} left out`}${repaired}  (${exam.source})\n`)
     }
     process.stdout.write(`Wrote ${path.resolve(outDir)}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records, ${manifest.totals.leftOut} left out (why: ${path.join(path.resolve(outDir), 'manifest.json')}). Serve it: ENEM_DATA_DIR=${outDir} npm start\n`)

@@ -17,6 +17,10 @@ import { convertEnemDevPpl } from '../../src/data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
 import { fileHashes, gitHash, treeHash } from '../../src/data/sources/git-hashes.ts'
 import { LEFT_OUT_REASONS, questionFolder } from '../../src/data/sources/converted-exam.ts'
+import { parseBookletFileName } from '../../src/data/sources/booklets/booklet-files.ts'
+import { readingsAgree } from '../../src/data/sources/booklets/booklet-readings.ts'
+import { repairRules } from '../../src/data/sources/booklets/booklet-repairs.ts'
+import { compareRecords } from '../../src/data/sources/reading-comparison.ts'
 import { SOURCE_NAMES, SOURCE_PINS, type SourceName } from '../../src/data/sources/source-pins.ts'
 import { writeConversion } from '../../src/data/sources/write-conversion.ts'
 import { build, TEST_PUBLIC_URL, type SendRequest, type TestServer } from '../helper.ts'
@@ -74,14 +78,6 @@ function blue2025 (): Array<{ index: number, language: string | null, key: strin
   const rows = parse(readFileSync(path.join(INEP_DATA_DIR, 'itens-prova', 'ITENS_PROVA_2025.csv'), 'utf8'), { columns: true, delimiter: ';' }) as Array<Record<string, string>>
   return rows.filter((row) => BLUE_2025[row.SG_AREA!] === Number(row.CO_PROVA))
     .map((row) => ({ index: Number(row.CO_POSICAO), language: LANGUAGE_OF[row.TP_LINGUA!] ?? null, key: row.TX_GABARITO!, item: Number(row.CO_ITEM) }))
-}
-
-/** The predecessor's records a repair rule takes, computed here from its files: no context and no figure, the placeholder image, an empty alternative. */
-function takenForRepair (record: DatasetQuestion): boolean {
-  const blank = (text: string | null) => (text ?? '').trim() === ''
-  return (blank(record.context) && record.files.length === 0) ||
-    JSON.stringify(record).includes('broken-image.svg') ||
-    record.alternatives.some((alternative) => blank(alternative.text) && alternative.file === null)
 }
 
 describe('npm run dataset on the four local copies', { skip }, () => {
@@ -156,32 +152,60 @@ describe('npm run dataset on the four local copies', { skip }, () => {
     assert.match(exam.leftOut[0]!.source, /^2025_PV_impresso_D2_CD7\.pdf question \d+$/)
   })
 
-  test('the predecessor\'s records of 2023 day 2 a repair rule takes are each a row of the corrections report, repaired from the booklet, the others untouched', () => {
-    const questions = path.join(COPIES.dataset, '2023', 'questions')
-    const taken = readdirSync(questions).map((folder) => JSON.parse(readFileSync(path.join(questions, folder, 'details.json'), 'utf8')) as DatasetQuestion)
-      .filter((record) => record.index > 90 && takenForRepair(record)).map((record) => record.index).sort((a, b) => a - b)
-    const rows = corrections.repairs ?? []
-    assert.deepEqual(rows.map((row) => row.index), taken)
-    for (const index of [93, 95, 96, 97, 99, 101, 102, 103, 108, 112, 113, 115, 117, 122, 124, 147, 141, 142, 129]) assert.ok(taken.includes(index), `2023 #${index}, of the contract's list, is taken`)
-    for (const row of rows) {
-      assert.equal(row.year, 2023)
-      assert.match(row.source, new RegExp(`^2023_PV_impresso_D2_CD7\\.pdf question ${row.index}$`))
-      assert.ok(row.fields.length > 0, `2023 #${row.index} not repaired: ${row.detail}`)
-      const before = JSON.parse(readFileSync(path.join(questions, questionFolder(row.index, row.language), 'details.json'), 'utf8')) as DatasetQuestion
-      const after = JSON.parse(readFileSync(path.join(out, '2023', 'questions', questionFolder(row.index, row.language), 'details.json'), 'utf8')) as DatasetQuestion
-      assert.equal(takenForRepair(after), false, `2023 #${row.index} still needs repair`)
-      assert.ok((after.context ?? '').trim() !== '', `2023 #${row.index} has a context`)
-      // What changed is what the row names, nothing else.
-      const changed = [
-        ...(['context', 'files', 'alternativesIntroduction'] as const).filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
-        ...after.alternatives.flatMap((alternative, at) => (['text', 'file'] as const).filter((field) => alternative[field] !== before.alternatives[at]![field]).map((field) => `alternatives/${alternative.letter}/${field}`))
-      ]
-      assert.deepEqual(changed, row.fields, `2023 #${row.index}`)
-      assert.deepEqual({ ...after, context: null, files: [], alternativesIntroduction: null, alternatives: [] }, { ...before, context: null, files: [], alternativesIntroduction: null, alternatives: [] })
-      assert.deepEqual(after.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]), before.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]))
+  test('every record of a day with a pinned booklet is the print\'s where the two readings agree, else the transcription\'s with a row saying why, or a repair row; keys stay INEP\'s; fewer records without a statement', () => {
+    const readRecords = (dir: string) => new Map(readdirSync(dir).map((folder) => [folder, JSON.parse(readFileSync(path.join(dir, folder, 'details.json'), 'utf8')) as DatasetQuestion]))
+    const noStatement = (record: DatasetQuestion) => repairRules(record).includes('no-statement')
+    // The days each exam's pinned booklets print, from the pins.
+    const pinnedDays = new Map<number, Set<number>>()
+    for (const file of SOURCE_PINS.booklets.files) {
+      const name = parseBookletFileName(path.basename(file.local))!
+      if (name.kind === 'booklet') pinnedDays.set(name.year, new Set([...(pinnedDays.get(name.year) ?? []), name.day]))
     }
-    const exam = manifest.exams.find((entry) => entry.exam === '2023')!
-    assert.deepEqual(exam.repairs, { source: 'booklets', booklets: ['2023_PV_impresso_D2_CD7.pdf'], repaired: rows.length, notRepaired: 0 })
+    const withReadings = manifest.exams.filter((exam) => exam.readings !== undefined)
+    assert.deepEqual(withReadings.map((exam) => exam.exam).sort(), [...pinnedDays.keys()].filter((year) => manifest.exams.find((exam) => exam.exam === String(year))?.source === 'dataset').map(String).sort())
+    const lines: string[] = []
+    for (const exam of withReadings) {
+      const days = pinnedDays.get(exam.year)!
+      const before = readRecords(path.join(COPIES.dataset, exam.exam, 'questions'))
+      const after = readRecords(path.join(out, exam.exam, 'questions'))
+      assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), exam.exam)
+      const place = (row: { year: number, application?: string, index: number, language: string | null }) => row.year === exam.year && row.application === undefined
+      const readingRows = new Map((corrections.readings ?? []).filter(place).map((row) => [questionFolder(row.index, row.language), row]))
+      const repairRows = new Map((corrections.repairs ?? []).filter(place).map((row) => [questionFolder(row.index, row.language), row]))
+      const counted = { print: 0, kept: 0, notPrinted: 0 }
+      for (const [folder, was] of before) {
+        const now = after.get(folder)!
+        // Keys and everything but the reading's parts are the transcription's, whatever the reading.
+        assert.deepEqual(now.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]), was.alternatives.map(({ letter, isCorrect }) => [letter, isCorrect]), `${exam.exam}/${folder}`)
+        assert.deepEqual({ ...now, context: null, files: [], alternativesIntroduction: null, alternatives: [] }, { ...was, context: null, files: [], alternativesIntroduction: null, alternatives: [] }, `${exam.exam}/${folder}`)
+        if (!days.has(was.index <= 90 ? 1 : 2)) {
+          assert.deepEqual(now, was, `${exam.exam}/${folder}: its day has no booklet`)
+          counted.notPrinted++
+        } else if (repairRows.has(folder)) {
+          if (repairRows.get(folder)!.fields.length === 0) assert.deepEqual(now, was, `${exam.exam}/${folder}: not repaired`)
+        } else if (readingRows.has(folder)) {
+          assert.deepEqual(now, was, `${exam.exam}/${folder}: ${readingRows.get(folder)!.why}, the transcription stays`)
+          counted.kept++
+        } else {
+          // Neither row: the two readings agree, and the record is the print's.
+          assert.ok(readingsAgree(compareRecords(now, was)), `${exam.exam}/${folder}: served as printed, yet it does not agree with the transcription`)
+          counted.print++
+        }
+      }
+      const readings = exam.readings!
+      assert.deepEqual([counted.print, counted.kept, counted.notPrinted], [readings.print, readings.agreeingKept + readings.disagreeing, readings.notPrinted], exam.exam)
+      assert.equal(readings.repaired + readings.notRepaired, repairRows.size, exam.exam)
+      assert.equal(readings.print + readings.agreeingKept + readings.disagreeing + readings.repaired + readings.notRepaired + readings.notPrinted, exam.written, exam.exam)
+      // A re-save not trusted repairs nothing on its day.
+      for (const day of readings.days.filter((entry) => !entry.trustedForRepairs)) {
+        assert.ok([...repairRows.values()].every((row) => (row.index <= 90 ? 1 : 2) !== day.day || row.fields.length === 0), `${day.booklet} is not trusted, yet repaired`)
+      }
+      const without = { before: [...before.values()].filter(noStatement).length, after: [...after.values()].filter(noStatement).length }
+      const repairedNoStatement = [...repairRows.values()].filter((row) => row.fields.length > 0 && row.rules.includes('no-statement')).length
+      assert.equal(without.after, without.before - repairedNoStatement, exam.exam)
+      lines.push(`${exam.exam}: ${readings.print} as printed, ${readings.repaired} repaired, ${readings.agreeingKept} agreeing kept, ${readings.disagreeing} disagreeing, ${readings.notRepaired} not repaired, ${readings.notPrinted} on a day without a booklet; without a statement ${without.before} → ${without.after}; ${readings.days.map((day) => `${day.booklet}${day.resave ? ' (re-save)' : ''} ${day.agreeing}/${day.compared}`).join(', ')}`)
+    }
+    process.stdout.write(lines.map((line) => `# ${line}\n`).join(''))
   })
 
   describe('served: equal to the folders served apart, every image reaching the reader', () => {
@@ -192,10 +216,10 @@ describe('npm run dataset on the four local copies', { skip }, () => {
       // The dataset as it is, with the records the booklets repaired as the build wrote them.
       const [dataset, converted2024, convertedPpl, booklets2025] = apartDirs as [string, string, string, string]
       cpSync(COPIES.dataset, dataset, { recursive: true, mode: 0 })
-      for (const row of corrections.repairs ?? []) {
-        const folder = path.join('2023', 'questions', questionFolder(row.index, row.language))
-        rmSync(path.join(dataset, folder), { recursive: true, force: true })
-        cpSync(path.join(out, folder), path.join(dataset, folder), { recursive: true })
+      // (the exams with a pinned booklet: their records are the print's where the readings agree, or repaired).
+      for (const exam of manifest.exams.filter((entry) => entry.readings !== undefined)) {
+        rmSync(path.join(dataset, exam.exam), { recursive: true, force: true })
+        cpSync(path.join(out, exam.exam), path.join(dataset, exam.exam), { recursive: true })
       }
       // What `npm run import-source` writes of each source.
       writeConversion(converted2024, convertMaritaca(COPIES[2024], SHARED_INEP), path.basename(COPIES[2024]))

@@ -128,12 +128,32 @@ export const RepairRowSchema = Type.Object({
   detail: Type.String({ description: 'What was done, or why nothing was' })
 })
 
+/** Why a record of a day with a pinned booklet keeps the transcription's reading (src/data/sources/booklets/booklet-readings.ts). */
+export const READING_DIFFERENCES = ['alternatives-differ', 'statement-differs', 'fewer-figures', 'not-read'] as const
+
+/**
+ * A record of an exam-day whose booklet is pinned that keeps the transcription's reading: the two readings
+ * disagree (both are given, where they differ), or agree but the print's reading shows fewer figures, or
+ * the booklet's reading has no such question. The records whose readings agree are the print's, counted in
+ * the manifest; those without a statement are repair rows.
+ */
+export const ReadingRowSchema = Type.Object({
+  ...RECORD_PLACE,
+  why: Type.Enum(READING_DIFFERENCES),
+  source: Type.String({ description: 'The booklet and question read' }),
+  detail: Type.String({ description: 'What differs, measured' }),
+  transcription: Type.String({ description: 'The transcription\'s reading where they differ (an alternative, or the statement)' }),
+  print: Type.String({ description: 'The booklet\'s reading of the same part' })
+})
+
 export const CorrectionsFileSchema = Type.Object({
   /** What the rows were computed from (informative). */
   dataset: Type.String(),
   rows: Type.Array(CorrectionRowSchema),
   /** Absent where no booklet was at hand (`npm run import-official`, the conversions). */
-  repairs: Type.Optional(Type.Array(RepairRowSchema))
+  repairs: Type.Optional(Type.Array(RepairRowSchema)),
+  /** The records of the days with a pinned booklet that keep the transcription's reading, and why (`npm run dataset`). */
+  readings: Type.Optional(Type.Array(ReadingRowSchema))
 })
 
 export type OfficialPosition = Type.Static<typeof OfficialPositionSchema>
@@ -142,6 +162,7 @@ export type OfficialNote = Type.Static<typeof OfficialNoteSchema>
 export type OfficialYear = Type.Static<typeof OfficialYearSchema>
 export type CorrectionRow = Type.Static<typeof CorrectionRowSchema>
 export type RepairRow = Type.Static<typeof RepairRowSchema>
+export type ReadingRow = Type.Static<typeof ReadingRowSchema>
 export type CorrectionsFile = Type.Static<typeof CorrectionsFileSchema>
 
 const checkYear = Compile(OfficialYearSchema)

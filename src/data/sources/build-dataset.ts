@@ -5,10 +5,10 @@ import { compareNewestFirst, DEFAULT_APPLICATION, parseExamKey, type Application
 import { compareRows } from '../official/corrections.ts'
 import { readItensProva } from '../official/itens-prova.ts'
 import { formatTable } from './inep-official.ts'
-import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile, type RepairRow } from '../official/official-table.ts'
+import { DATASET_OFFICIAL_FOLDER, OFFICIAL_DATA_DIR, projectRoot, type CorrectionsFile } from '../official/official-table.ts'
 import type { DatasetExamSummary, DatasetQuestion } from '../record-schemas.ts'
 import { MANIFEST_FILE, type Manifest, type ManifestExam, type ManifestFilesSource, type ManifestSource } from '../dataset/dataset-manifest.ts'
-import { repairFromBooklet } from './booklets/booklet-repairs.ts'
+import { printedPlaces, readingsFromBooklet, type BookletReadings } from './booklets/booklet-readings.ts'
 import { parseBookletFileName } from './booklets/booklet-files.ts'
 import { convertPinnedExam, pinnedBookletExams } from './booklets/booklet-source.ts'
 import { examFolder, examSummary, LEFT_OUT_REASONS, type ConvertedExam } from './converted-exam.ts'
@@ -160,7 +160,7 @@ export async function buildDataset (options: BuildOptions): Promise<Manifest> {
   const partial = partialFolder(outDir, process.pid)
   try {
     rmSync(partial, { recursive: true, force: true })
-    const manifest = writeDataset(partial, { sources, booklets, datasetExams, converted, repairs }, progress)
+    const manifest = writeDataset(partial, { sources, booklets, datasetExams, converted, repairs, inepDir }, progress)
     if (existsSync(outDir)) rmdirSync(outDir)
     renameSync(partial, outDir)
     progress(`wrote ${outDir}: ${manifest.totals.exams} exams, ${manifest.totals.written} question records (${manifest.totals.leftOut} left out)`)
@@ -324,6 +324,8 @@ interface BuildParts {
   readonly converted: ReadonlyArray<{ source: SourceName, exam: ConvertedExam }>
   /** The booklets' readings of exams another source gives: their records repaired from them. */
   readonly repairs: readonly BookletRepairs[]
+  /** INEP's item data: where a booklet of another colour prints the blue booklet's questions. */
+  readonly inepDir: string
 }
 
 /** A booklet reading of an exam another source gives, and the booklet files read. */
@@ -332,7 +334,7 @@ interface BookletRepairs {
   readonly booklets: readonly string[]
 }
 
-function writeDataset (outDir: string, { sources, booklets, datasetExams, converted, repairs }: BuildParts, progress: (line: string) => void): Manifest {
+function writeDataset (outDir: string, { sources, booklets, datasetExams, converted, repairs, inepDir }: BuildParts, progress: (line: string) => void): Manifest {
   const dataset = sources.get('dataset')!
   // The predecessor's folder as it is: its exams, its top-level files (the placeholder image).
   mkdirSync(outDir)
@@ -361,28 +363,46 @@ function writeDataset (outDir: string, { sources, booklets, datasetExams, conver
     .filter((row) => (row.application ?? DEFAULT_APPLICATION) === DEFAULT_APPLICATION && regularYears.has(row.year))
   const rows = [...repositoryRows, ...correctionRows(converted.map(({ exam }) => exam))].sort(compareRows)
 
-  // Records the booklets complete, matched by the language each is served in (the rows' labels).
-  const repairRows = new Map<string, RepairRow[]>()
+  // Per record of a day with a booklet: the print where the two readings agree, the transcription (and a
+  // row) where they do not, a repair where the transcription has no statement; matched by the language each
+  // is served in (the rows' labels).
+  const resaves = new Set(booklets.pin.files.filter((file) => file.resave !== undefined).map((file) => path.basename(file.local)))
+  const applied = new Map<string, BookletReadings>()
   for (const { exam } of repairs) {
     const application = exam.id.application
     const servedLanguage = (record: DatasetQuestion) => rows.find((row) => row.field === 'language' && (row.application ?? DEFAULT_APPLICATION) === application &&
       row.year === record.year && row.index === record.index && row.language === record.language && row.inDataset === record.language)?.served ?? record.language
-    const made = repairFromBooklet(outDir, exam, servedLanguage)
-    repairRows.set(examFolder(exam.id), made)
-    progress(`booklets: ${examFolder(exam.id)}: ${made.filter((row) => row.fields.length > 0).length} of the ${made.length} records a repair rule takes repaired`)
+    const read = repairs.find((candidate) => candidate.exam === exam)!.booklets
+    const made = readingsFromBooklet(outDir, exam, servedLanguage, resaves, printedPlaces(exam, read, inepDir))
+    applied.set(examFolder(exam.id), made)
+    const { counts } = made
+    progress(`booklets: ${examFolder(exam.id)}: ${counts.print} records as printed (the readings agree), ${counts.agreeingKept + counts.disagreeing} the transcription's (${counts.disagreeing} disagree), ${counts.repaired} repaired, ${counts.notRepaired} not; ${made.days.map((day) => `${day.booklet} agrees on ${day.agreeing}/${day.compared}`).join(', ')}`)
   }
   const corrections: CorrectionsFile = {
     dataset: SOURCE_NAMES.join(' + '),
     rows,
-    repairs: [...repairRows.values()].flat()
+    repairs: [...applied.values()].flatMap((made) => made.repairs),
+    readings: [...applied.values()].flatMap((made) => made.readings)
   }
   writeFileSync(path.join(official, 'corrections.json'), formatTable(corrections))
 
-  const repairsOf = (key: string): Pick<ManifestExam, 'repairs'> => {
-    const made = repairRows.get(key)
+  const repairsOf = (key: string): Pick<ManifestExam, 'repairs' | 'readings'> => {
+    const made = applied.get(key)
     if (made === undefined) return {}
     const read = repairs.find((candidate) => examFolder(candidate.exam.id) === key)!.booklets
-    return { repairs: { source: booklets.pin.name, booklets: [...read], repaired: made.filter((row) => row.fields.length > 0).length, notRepaired: made.filter((row) => row.fields.length === 0).length } }
+    const { counts } = made
+    return {
+      repairs: { source: booklets.pin.name, booklets: [...read], repaired: counts.repaired, notRepaired: counts.notRepaired },
+      readings: {
+        print: counts.print,
+        repaired: counts.repaired,
+        agreeingKept: counts.agreeingKept,
+        disagreeing: counts.disagreeing,
+        notRepaired: counts.notRepaired,
+        notPrinted: counts.notPrinted,
+        days: made.days.map((day) => ({ ...day }))
+      }
+    }
   }
   const exams: ManifestExam[] = [
     ...datasetExams.map((exam): ManifestExam => {
@@ -404,7 +424,7 @@ function writeDataset (outDir: string, { sources, booklets, datasetExams, conver
   const manifest: Manifest = {
     manifest: 1,
     sources: SOURCE_NAMES.map((name) => (name === booklets.pin.name ? booklets.manifest : sources.get(name)!.manifest)),
-    official: 'The official tables of 2009–2023 are this repository\'s data/official/; 2024, the second applications and the exams converted from INEP\'s booklets (2025) are converted and checked against INEP\'s item data in its data/inep/ (data/inep/SOURCE.md), the booklets\' against their answer keys too; the records repaired from a booklet are listed in official/corrections.json (repairs).',
+    official: 'The official tables of 2009–2023 are this repository\'s data/official/; 2024, the second applications and the exams converted from INEP\'s booklets (2025) are converted and checked against INEP\'s item data in its data/inep/ (data/inep/SOURCE.md), the booklets\' against their answer keys too. Where a pinned booklet prints a record the transcription gives, the record is the print\'s where the two readings agree; the records repaired from a booklet are listed in official/corrections.json (repairs), those that keep the transcription\'s reading with why (readings).',
     exams,
     totals: {
       exams: exams.length,

@@ -27,6 +27,7 @@ import { FairTurns } from './http/server/fair-turns.ts'
 import { trustProxyFunction } from './http/client-address.ts'
 import { apiRoutes } from './http/routes/api-routes.ts'
 import { fileRoutes } from './http/routes/files.ts'
+import { ServedFiles } from './http/answers/served-files.ts'
 import { predecessorPaths } from './http/routes/predecessor-paths.ts'
 import { healthRoutes } from './http/routes/health.ts'
 import { openApi } from './http/plugins/openapi.ts'
@@ -170,7 +171,9 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   // Before the routes: @fastify/swagger builds the document from the routes it sees registered.
   // Costly work of a request body (a tool call, a scores body) takes turns among clients, one budget per pass of the loop for all of it.
   const turns = new FairTurns()
-  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, log: fastify.log }), prepared: new PreparedResults({ answers, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
+  // One cache of the dataset's files for /files and the MCP tools' figures: the same bytes, read once.
+  const files = new ServedFiles(servableFiles, `${config.publicUrl}/files`)
+  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, files, log: fastify.log }), prepared: new PreparedResults({ answers, files, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (counted) => {
     // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
@@ -182,7 +185,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     await counted.register(apiRoutes, { answers, endpoints, prefix: API_BASE })
     await counted.register(mcpTransport, { endpoint: mcpEndpoint })
   })
-  await fastify.register(fileRoutes, { servableFiles })
+  await fastify.register(fileRoutes, { files })
   await fastify.register(predecessorPaths)
   await fastify.register(healthRoutes, { publicUrl: config.publicUrl, isReady: isReady ?? (() => true) })
   await fastify.register(docsRoutes, { publicUrl: config.publicUrl })

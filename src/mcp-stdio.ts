@@ -5,6 +5,7 @@ import { loadConfig } from './config.ts'
 import { loadDataset } from './data/dataset/load-dataset.ts'
 import { endpointAnswers } from './http/endpoint-answers.ts'
 import { mcpServerFactory } from './mcp/mcp-server.ts'
+import { ServedFiles } from './http/answers/served-files.ts'
 import { checkDataDir, exitOnStartUpMistake } from './start-up-checks.ts'
 
 /*
@@ -31,7 +32,8 @@ async function main (): Promise<void> {
     process.exit(1)
   }
   const { answers } = endpointAnswers(dataset.catalog)
-  const handle = serveStdio(mcpServerFactory({ answers, log }), {
+  const files = new ServedFiles(dataset.servableFiles, `${config.publicUrl}/files`)
+  const handle = serveStdio(mcpServerFactory({ answers, files, log }), {
     onerror: (error) => { log.error({ err: error }, 'MCP transport error') }
   })
   log.info({

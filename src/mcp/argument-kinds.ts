@@ -21,7 +21,7 @@ export type ToolArguments = Readonly<Record<string, unknown>>
  * strict modes take few keywords beyond the types.
  */
 // A type, not an interface: TypeBox's options take it only with its implicit index signature.
-export type Annotations = { description: string }
+export type Annotations = { description?: string }
 
 /** The description of a TypeBox schema (its types do not carry the keyword). */
 export function descriptionOf (schema: unknown): string {

@@ -33,6 +33,11 @@ interface ColdCall {
   readonly pieces: ReadonlyArray<() => void>
 }
 
+/** A call begun whose figures are being read. */
+interface FiguresRead {
+  readonly reading: Promise<BegunCall>
+}
+
 /** Longest refusal message logged. */
 const MAX_LOGGED_REASON = 300
 /** Host and Origin pairs kept as admitted (a client sends the same with every request). */
@@ -121,14 +126,18 @@ export class McpEndpoint implements BodyRoute {
     // The tool's work, and, when its questions' parts are all made (a warm cache), the answer in
     // the encoding sent: one turn. Else each question's parts are made in a turn of their own (a
     // draw of 50 cold questions was tens of milliseconds in one piece), and the answer in a last one.
-    const first = this.#turns.run(client, (): RouteAnswer | ColdCall | undefined => {
+    const first = this.#turns.run(client, (): RouteAnswer | ColdCall | FiguresRead | undefined => {
       const begun = prepared.begin(request.headers, message)
       if (begun === undefined) return undefined
+      // A call that carries figures reads them first (from the files' cache, or the disk), then goes on in turns.
+      const reading = prepared.withFigures(begun)
+      if (reading !== undefined) return { reading }
       const pieces = prepared.pieces(begun, partsAnswerGzip(acceptEncoding))
       return pieces.length === 0 ? encodedAnswer(200, undefined, prepared.finish(begun), acceptEncoding) : { begun, pieces }
     })
-    const settle = (step: RouteAnswer | ColdCall | undefined): RouteAnswer | Promise<RouteAnswer> => {
+    const settle = (step: RouteAnswer | ColdCall | FiguresRead | undefined): RouteAnswer | Promise<RouteAnswer> => {
       if (step === undefined) return this.#sdkAnswer(request, message)
+      if ('reading' in step) return step.reading.then((begun) => this.#inPieces(client, prepared, { begun, pieces: prepared.pieces(begun, partsAnswerGzip(acceptEncoding)) }, acceptEncoding))
       return step instanceof RouteAnswer ? step : this.#inPieces(client, prepared, step, acceptEncoding)
     }
     return first instanceof Promise ? first.then(settle) : settle(first)

@@ -4,7 +4,10 @@ import type { TObject } from 'typebox'
 import type { EndpointAnswers } from '../http/endpoints.ts'
 import { ApiError, describeValue, internalError } from '../http/errors.ts'
 import type { ToolArguments } from './argument-kinds.ts'
-import { callToolResult, type ToolAnswer } from './tool-answer.ts'
+import { validationOnly } from './compact-schema.ts'
+import { callToolResult, figuredQuestions, type ToolAnswer } from './tool-answer.ts'
+import { carriedFigures, figuresOf } from './question-figures.ts'
+import type { ServedFiles } from '../http/answers/served-files.ts'
 import { labels, TOOLS, type Tool } from './tools.ts'
 
 /** What the server tells an assistant at the handshake. */
@@ -17,6 +20,8 @@ export const SERVER_INFO = { name: 'enem-api', title: 'ENEM API', version: '1.0.
 
 export interface McpServerOptions {
   answers: EndpointAnswers
+  /** The dataset's files (as /files serves them): the figures the tools carry as images (none without it: a test's server). */
+  files?: ServedFiles | undefined
   /** Where a fault of a tool (a bug, never a bad argument) is logged. */
   log: FastifyBaseLogger
   /** The tools; TOOLS unless a test gives its own. */
@@ -35,7 +40,7 @@ export interface McpServerOptions {
  * The tools never change while a server runs, and this one keeps no session to tell a change to:
  * it does not advertise `tools.listChanged` (the SDK's default is to), so no client subscribes.
  */
-export function mcpServerFactory ({ answers, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
+export function mcpServerFactory ({ answers, files, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
   return () => {
     const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
     for (const tool of tools) {
@@ -43,9 +48,14 @@ export function mcpServerFactory ({ answers, log, tools = TOOLS }: McpServerOpti
         title: tool.title,
         description: tool.description,
         inputSchema: sdkSchema(tool.inputSchema, isObject),
-        outputSchema: sdkSchema(tool.outputSchema, () => true),
-        annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-      }, (args) => callToolResult(callTool(tool, args, answers, log), labels(answers)))
+        outputSchema: sdkSchema(validationOnly(tool.outputSchema) as TObject, () => true),
+        annotations: { readOnlyHint: true, openWorldHint: false }
+      }, async (args) => {
+        const answer = callTool(tool, args, answers, log)
+        const questions = figuredQuestions(answer)
+        const figures = questions.length === 0 || files === undefined ? undefined : await carriedFigures(figuresOf(questions, files), files)
+        return callToolResult(answer, labels(answers), figures)
+      })
     }
     return server
   }

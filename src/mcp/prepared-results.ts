@@ -11,7 +11,9 @@ import type { EndpointAnswers } from '../http/endpoints.ts'
 import type { ToolArguments } from './argument-kinds.ts'
 import { callTool, SERVER_INFO } from './mcp-server.ts'
 import { NO_QUESTIONS, QUESTION_SEPARATOR, questionText, type Labels } from './question-text.ts'
-import { callToolResult, type ToolAnswer } from './tool-answer.ts'
+import { callToolResult, figuredQuestions, type ToolAnswer } from './tool-answer.ts'
+import { carriedFigures, figureContent, figuresOf, type CallFigures } from './question-figures.ts'
+import type { ServedFiles } from '../http/answers/served-files.ts'
 import { withoutKey } from './tool-output.ts'
 import { labels, TOOLS, type Tool } from './tools.ts'
 
@@ -70,11 +72,18 @@ const RESULT_CLOSE_PART: Readonly<Record<Era, DeflatedPart>> = { legacy: storedP
 /** The bytes of a text result up to its text, and between its text and its structured content. */
 const TEXT_OPEN = Buffer.from('{"content":[{"type":"text","text":"')
 const TEXT_CLOSE = Buffer.from('"}],"structuredContent":')
+/** Between a text block and the next block; after the last block. */
+const BLOCK_NEXT = Buffer.from('"},')
+const CONTENT_CLOSE = Buffer.from('],"structuredContent":')
 const LIST_CLOSE = Buffer.from(']}')
 const SEPARATOR = ownedText(jsonStringContent(QUESTION_SEPARATOR))
 const NONE = ownedText(jsonStringContent(NO_QUESTIONS))
 const TEXT_OPEN_PART = storedPart(TEXT_OPEN)
 const TEXT_CLOSE_PART = storedPart(TEXT_CLOSE)
+const BLOCK_NEXT_PART = storedPart(BLOCK_NEXT)
+const CONTENT_CLOSE_PART = storedPart(CONTENT_CLOSE)
+/** Image blocks kept as bytes (base64 and all): a figure asked again costs a copy, as /files's answer does. */
+const FIGURE_BLOCK_BYTES = 16 * 1024 * 1024
 const LIST_CLOSE_PART = storedPart(LIST_CLOSE)
 const SEPARATOR_PART = storedPart(SEPARATOR)
 const NONE_PART = storedPart(NONE)
@@ -167,16 +176,27 @@ export interface BegunCall {
   readonly kept: Part | undefined
   /** The tool's answer, when its result is not kept. */
   readonly answer: ToolAnswer | undefined
+  /** The figures it carries, once read (withFigures). */
+  readonly figures?: CallFigures | undefined
 }
 
 export interface PreparedResultsOptions {
   answers: EndpointAnswers
+  /** The dataset's files, whose figures the tools carry as images (none without it: a test's server). */
+  files?: ServedFiles | undefined
   log: FastifyBaseLogger
   tools?: readonly Tool[]
 }
 
 export class PreparedResults {
   readonly #answers: EndpointAnswers
+  readonly #files: ServedFiles | undefined
+  /** Each figure's image block, by file: its JSON bytes with a stored deflated form (its base64 of a compressed image deflates little). */
+  readonly #figureBlocks = new LRUCache<string, { raw: Buffer, part: DeflatedPart }>({
+    maxSize: FIGURE_BLOCK_BYTES,
+    sizeCalculation: (block, key) => block.raw.length * 2 + key.length + ENTRY_OVERHEAD_BYTES
+  })
+
   readonly #log: FastifyBaseLogger
   readonly #tools: ReadonlyMap<string, Tool>
   readonly #questions: Record<'key' | 'noKey', LRUCache<Question, QuestionParts>>
@@ -196,8 +216,9 @@ export class PreparedResults {
    */
   readonly #eras = new LRUCache<string, Era | 'none'>({ maxSize: ERA_KEYS_LENGTH, sizeCalculation: (_era, key) => key.length + ENTRY_OVERHEAD_BYTES })
 
-  constructor ({ answers, log, tools = TOOLS }: PreparedResultsOptions) {
+  constructor ({ answers, files, log, tools = TOOLS }: PreparedResultsOptions) {
     this.#answers = answers
+    this.#files = files
     this.#log = log
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]))
     const parts = () => new LRUCache<Question, QuestionParts>({ maxSize: QUESTION_PARTS_BYTES, sizeCalculation: (entry) => Math.ceil(entry.bytes * (1 + DEFLATED_SHARE)) + ENTRY_OVERHEAD_BYTES })
@@ -205,12 +226,14 @@ export class PreparedResults {
   }
 
   /**
-   * The JSON-RPC answer (status 200, `application/json`) the SDK would give this request, or
-   * undefined when the request is not a plain tools/call of one of the tools (the SDK answers it).
+   * The JSON-RPC answer (status 200, `application/json`) the SDK would give this request (once its
+   * figures are read, when it carries some), or undefined when the request is not a plain tools/call of one of the tools (the SDK answers it).
    */
-  answer (headers: IncomingHttpHeaders, message: unknown): PreparedBody | undefined {
+  answer (headers: IncomingHttpHeaders, message: unknown): PreparedBody | Promise<PreparedBody> | undefined {
     const begun = this.begin(headers, message)
-    return begun === undefined ? undefined : this.finish(begun)
+    if (begun === undefined) return undefined
+    const reading = this.withFigures(begun)
+    return reading === undefined ? this.finish(begun) : reading.then((read) => this.finish(read))
   }
 
   /**
@@ -223,6 +246,17 @@ export class PreparedResults {
     const key = `${call.tool.name}|${JSON.stringify(call.args)}`
     const kept = this.#results.get(key)
     return { call, key, kept, answer: kept === undefined ? callTool(call.tool, call.args, this.#answers, this.#log) : undefined }
+  }
+
+  /**
+   * The begun call with its figures read (through the files' shared cache), or undefined when it
+   * carries none: reading a file is the one step of a call that waits.
+   */
+  withFigures (begun: BegunCall): Promise<BegunCall> | undefined {
+    const files = this.#files
+    const questions = begun.answer === undefined || files === undefined ? [] : figuredQuestions(begun.answer)
+    if (questions.length === 0) return undefined
+    return carriedFigures(figuresOf(questions, files!), files!).then((figures) => ({ ...begun, figures }))
   }
 
   /**
@@ -249,8 +283,8 @@ export class PreparedResults {
   }
 
   /** The last step of `answer`: the begun call's JSON-RPC answer, written from its questions' parts (made here if no piece made them). */
-  finish ({ call, key, kept, answer }: BegunCall): PreparedBody {
-    const result = kept === undefined ? this.#resultOf(key, answer!) : { raw: [kept.raw], deflated: () => [kept.deflated] }
+  finish ({ call, key, kept, answer, figures }: BegunCall): PreparedBody {
+    const result = kept === undefined ? this.#resultOf(key, answer!, figures) : { raw: [kept.raw], deflated: () => [kept.deflated] }
     const close = RESULT_CLOSE[call.era]
     const idClose = this.#idClose(call.id)
     return new PreparedBody([RESULT_OPEN, ...result.raw, close, idClose.raw], {
@@ -271,17 +305,17 @@ export class PreparedResults {
     return close
   }
 
-  /** A call's result parts: kept whole when the same call comes again and its answer never changes. */
-  #resultOf (key: string, answer: ToolAnswer): ResultParts {
-    const parts = this.#resultParts(answer, labels(this.#answers))
-    if (!answer.reusable || !this.#repeats.seenBefore(key)) return parts
+  /** A call's result parts: kept whole when the same call comes again and its answer never changes (and carries no figure: those are kept as blocks). */
+  #resultOf (key: string, answer: ToolAnswer, figures: CallFigures | undefined): ResultParts {
+    const parts = this.#resultParts(answer, labels(this.#answers), figures)
+    if (!answer.reusable || figures !== undefined || !this.#repeats.seenBefore(key)) return parts
     const whole = new Part(ownedConcat(parts.raw))
     this.#results.set(key, whole)
     return { raw: [whole.raw], deflated: () => [whole.deflated] }
   }
 
   /** An answer's result as bytes, without its closing brace: what JSON.stringify writes of callToolResult's object. */
-  #resultParts (answer: ToolAnswer, labels: Labels): ResultParts {
+  #resultParts (answer: ToolAnswer, labels: Labels, figures: CallFigures | undefined): ResultParts {
     switch (answer.kind) {
       case 'refusal':
       case 'data': {
@@ -294,9 +328,10 @@ export class PreparedResults {
       }
       case 'question': {
         const parts = this.#questionParts(answer.question, answer.reveal, labels)
+        const after = this.#afterText(figures)
         return {
-          raw: [TEXT_OPEN, parts.text.raw, TEXT_CLOSE, parts.json.raw],
-          deflated: () => [TEXT_OPEN_PART, parts.text.deflated, TEXT_CLOSE_PART, parts.json.deflated]
+          raw: [TEXT_OPEN, parts.text.raw, ...after.raw, parts.json.raw],
+          deflated: () => [TEXT_OPEN_PART, parts.text.deflated, ...after.deflated, parts.json.deflated]
         }
       }
       case 'list': {
@@ -304,10 +339,11 @@ export class PreparedResults {
         const headingBytes = ownedText(jsonStringContent(heading))
         const headBytes = ownedText(head)
         const parts = items.map((question) => this.#questionParts(question, reveal, labels))
+        const after = this.#afterText(figures)
         const raw: Buffer[] = [TEXT_OPEN, headingBytes]
         if (parts.length === 0) raw.push(NONE)
         for (const part of parts) raw.push(SEPARATOR, part.text.raw)
-        raw.push(TEXT_CLOSE, headBytes)
+        raw.push(...after.raw, headBytes)
         for (let at = 0; at < parts.length; at++) {
           if (at > 0) raw.push(COMMA)
           raw.push(parts[at]!.json.raw)
@@ -319,7 +355,7 @@ export class PreparedResults {
           // A separator before each text is one before the first and one after each but the last.
           if (parts.length > 0) list.push(SEPARATOR_PART)
           pushListed(list, parts, (part) => part.text.followed, (part) => part.text.deflated)
-          list.push(TEXT_CLOSE_PART, storedPart(headBytes))
+          list.push(...after.deflated, storedPart(headBytes))
           pushListed(list, parts, (part) => part.json.followed, (part) => part.json.deflated)
           list.push(LIST_CLOSE_PART)
           return list
@@ -327,6 +363,37 @@ export class PreparedResults {
         return { raw, deflated }
       }
     }
+  }
+
+  /**
+   * What follows a result's text up to its structured content: the end of the content list, or,
+   * with figures, their index and their image blocks first (figureContent's blocks, as JSON).
+   */
+  #afterText (figures: CallFigures | undefined): { raw: Buffer[], deflated: DeflatedPart[] } {
+    const blocks = figureContent(figures)
+    if (blocks.length === 0) return { raw: [TEXT_CLOSE], deflated: [TEXT_CLOSE_PART] }
+    const index = ownedText(JSON.stringify(blocks[0]))
+    const raw = [BLOCK_NEXT, index]
+    const deflated = [BLOCK_NEXT_PART, storedPart(index)]
+    for (const { figure, body } of figures!.carried) {
+      const block = this.#figureBlock(figure.relative!, body)
+      raw.push(COMMA, block.raw)
+      deflated.push(COMMA_PART, block.part)
+    }
+    raw.push(CONTENT_CLOSE)
+    deflated.push(CONTENT_CLOSE_PART)
+    return { raw, deflated }
+  }
+
+  /** A figure's image block as JSON (what JSON.stringify writes of figureContent's), made once per file while kept. */
+  #figureBlock (relative: string, body: PreparedBody): { raw: Buffer, part: DeflatedPart } {
+    let block = this.#figureBlocks.get(relative)
+    if (block === undefined) {
+      const raw = ownedText(JSON.stringify({ type: 'image', data: body.raw.toString('base64'), mimeType: body.contentType }))
+      block = { raw, part: storedPart(raw) }
+      this.#figureBlocks.set(relative, block)
+    }
+    return block
   }
 
   /** A question's JSON and text as a tool writes them (the key only when revealed), made once and kept. */

@@ -1,4 +1,5 @@
-import { figuresOnlyInFiles } from '../data/record-figures.ts'
+import { figuresOnlyInFiles, recordFigures } from '../data/record-figures.ts'
+import { normalizedAddress } from '../data/record-markdown.ts'
 import { MARKDOWN_IMAGE, type ExamSummary, type Question } from '../data/record-schemas.ts'
 import type { ScoreAnswer } from '../http/schemas/scores.ts'
 import type { AnswerCheck } from './tool-output.ts'
@@ -6,7 +7,8 @@ import type { AnswerCheck } from './tool-output.ts'
 /*
  * The text of the tools' results, for people (in Portuguese, Markdown): what an assistant shows a
  * student. Images are links to the server's own /files addresses (records carry them already), not
- * inline images: many chat clients do not load remote images. The structured result is the data;
+ * inline images: many chat clients do not load remote images; each is named `Figura N` in the order
+ * the tools' image blocks follow (./question-figures.ts). The structured result is the data;
  * this is only its reading.
  */
 
@@ -24,9 +26,23 @@ function numberPt (value: number, fractionDigits: number): string {
   return value.toLocaleString('pt-BR', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits })
 }
 
-/** A record's Markdown with its images as links. */
-function withImageLinks (markdown: string): string {
-  return markdown.replace(MARKDOWN_IMAGE, (_image, alt: string, address: string) => `[imagem${alt.trim() === '' ? '' : `: ${alt.trim()}`}](${address})`)
+/** Each figure's number in a record (`Figura 1` …), by its normalized address: the order get_question's image blocks follow. */
+type FigureNumbers = ReadonlyMap<string, number>
+
+function figureNumbers (question: Question): FigureNumbers {
+  return new Map(recordFigures(question).map(({ address }, at) => [normalizedAddress(address), at + 1]))
+}
+
+/** A figure's link: `[Figura 2](address)`, with its alternative text when it has one. */
+function figureLink (address: string, numbers: FigureNumbers, alt = ''): string {
+  const number = numbers.get(normalizedAddress(address))
+  const name = number === undefined ? 'imagem' : `Figura ${number}`
+  return `[${name}${alt.trim() === '' ? '' : `: ${alt.trim()}`}](${address})`
+}
+
+/** A record's Markdown with its images as numbered links. */
+function withImageLinks (markdown: string, numbers: FigureNumbers): string {
+  return markdown.replace(MARKDOWN_IMAGE, (_image, alt: string, address: string) => figureLink(address, numbers, alt))
 }
 
 /**
@@ -35,14 +51,15 @@ function withImageLinks (markdown: string): string {
  */
 export function questionText (question: Question, labels: Labels, reveal: boolean): string {
   const area = [question.discipline, question.language].filter((slug) => slug !== null).map((slug) => labels.get(slug!) ?? slug).join(' · ')
+  const numbers = figureNumbers(question)
   const lines = [`### ${question.title}`, `*${[area, APPLICATION_NAMES[question.application] ?? question.application].filter((part) => part !== '').join(' · ')}*`, '']
-  if (question.context !== null && question.context.trim() !== '') lines.push(withImageLinks(question.context.trim()), '')
+  if (question.context !== null && question.context.trim() !== '') lines.push(withImageLinks(question.context.trim(), numbers), '')
   // The figures no text of the record shows, as every view of a question shows them (src/data/record-figures.ts).
   const otherImages = figuresOnlyInFiles(question)
-  if (otherImages.length > 0) lines.push(`Imagens: ${otherImages.map((file, i) => `[imagem ${i + 1}](${file})`).join(', ')}`, '')
-  if (question.alternativesIntroduction !== null && question.alternativesIntroduction.trim() !== '') lines.push(withImageLinks(question.alternativesIntroduction.trim()), '')
+  if (otherImages.length > 0) lines.push(`Imagens: ${otherImages.map((file) => figureLink(file, numbers)).join(', ')}`, '')
+  if (question.alternativesIntroduction !== null && question.alternativesIntroduction.trim() !== '') lines.push(withImageLinks(question.alternativesIntroduction.trim(), numbers), '')
   for (const alternative of question.alternatives) {
-    const parts = [alternative.file === null ? '' : `[imagem](${alternative.file})`, alternative.text === null ? '' : withImageLinks(alternative.text.trim())]
+    const parts = [alternative.file === null ? '' : figureLink(alternative.file, numbers), alternative.text === null ? '' : withImageLinks(alternative.text.trim(), numbers)]
     lines.push(`**${alternative.letter})** ${parts.filter((part) => part !== '').join(' ')}`)
   }
   if (question.inep?.annulled === true) lines.push('', '*Questão anulada pelo INEP: não conta na nota.*')
@@ -69,15 +86,16 @@ export function questionListText (heading: string, questions: readonly Question[
 export interface SkillList {
   readonly areas: ReadonlyArray<{
     readonly area: string
+    readonly discipline: string
     readonly name: string
     readonly skills: ReadonlyArray<{ readonly code: string, readonly text: string, readonly questions: number }>
   }>
 }
 
 export function skillListText (list: SkillList): string {
-  const lines = ['## Habilidades da Matriz de Referência do ENEM']
+  const lines: string[] = []
   for (const area of list.areas) {
-    lines.push('', `### ${area.name} (${area.area})`, '')
+    lines.push(`## Habilidades da Matriz de Referência do ENEM — ${area.name} (${area.area})`, '')
     for (const skill of area.skills) lines.push(`- **${skill.code}** (${skill.questions} ${skill.questions === 1 ? 'questão' : 'questões'}): ${skill.text}`)
   }
   return lines.join('\n')

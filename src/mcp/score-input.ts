@@ -56,10 +56,10 @@ const answersKind = listKind(answerKind, { maxItems: EXAM_QUESTIONS, items: 'ans
 
 export const SCORE_INPUT: TObject = closedObject({
   year: yearKind.schema({ description: 'Year of the exam (a practice run) or of the booklet (an answer sheet)' }),
-  sheet: sheetKind.schema({ description: `An answer sheet: the letters marked in the booklet's order, ${descriptionOf(AnswerSheetSchema.properties.answers).replace(/^The letters marked, in the booklet's order: /, '')}. Give \`booklet\` with it; not with \`answers\`` }),
+  sheet: sheetKind.schema({ description: 'An answer sheet: the letters marked in the booklet\'s order, 45 (50 for linguagens from 2010: English five, Spanish five, then the forty common); any other character is a blank. With `booklet`' }),
   booklet: bookletKind.schema({ description: `${descriptionOf(AnswerSheetSchema.properties.booklet)}: required with \`sheet\`` }),
-  answers: answersKind.schema({ description: 'A practice run on an exam the service holds: the letters marked, by question index. An area is scored when one of its questions is answered; its other questions count as wrong. Not with `sheet`' }),
-  application: APPLICATION_KIND.schema({ description: `${descriptionOf(PracticeRunSchema.properties.application)}; with \`answers\` only (a booklet says its exam)` }),
+  answers: answersKind.schema({ description: 'A practice run: the letters marked, by question index. An area with one answer is scored, its unanswered questions counted wrong' }),
+  application: APPLICATION_KIND.schema({ description: 'With `answers`: `regular` (default) or `ppl` (the second application)' }),
   language: LANGUAGE_KIND.schema({ description: descriptionOf(PracticeRunSchema.properties.language) })
 }, ['year'])
 

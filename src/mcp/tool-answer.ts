@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { Listing } from '../http/answers/prepared-body.ts'
 import type { Question } from '../data/record-schemas.ts'
+import { figureContent, type CallFigures } from './question-figures.ts'
 import { questionListText, questionText, type Labels } from './question-text.ts'
 import { shownQuestions, withoutKey } from './tool-output.ts'
 
@@ -18,11 +19,12 @@ export interface DataAnswer {
   readonly text: string
 }
 
-/** One question record (get_question), its key withheld unless `reveal`. */
+/** One question record (get_question), its key withheld unless `reveal`; its figures as images when `figures`. */
 export interface QuestionAnswer {
   readonly kind: 'question'
   readonly question: Question
   readonly reveal: boolean
+  readonly figures: boolean
 }
 
 /**
@@ -34,6 +36,8 @@ export interface ListAnswer {
   readonly listing: Listing
   readonly heading: string
   readonly reveal: boolean
+  /** Whether the questions' figures go along as images. */
+  readonly figures: boolean
 }
 
 /** A call refused: a bad argument (the message naming it), or the endpoint's 404 or 422, or a fault (the API's 500 message). */
@@ -47,8 +51,15 @@ export type ToolAnswer = (DataAnswer | QuestionAnswer | ListAnswer | RefusalAnsw
   readonly reusable: boolean
 }
 
-/** The result object of an answer, as the tool's handler gives it to the SDK. */
-export function callToolResult (answer: ToolAnswer, labels: Labels): CallToolResult {
+/** The questions whose figures an answer carries (none unless it asked for them). */
+export function figuredQuestions (answer: ToolAnswer): readonly Question[] {
+  if (answer.kind === 'question' && answer.figures) return [answer.question]
+  if (answer.kind === 'list' && answer.figures) return answer.listing.items
+  return []
+}
+
+/** The result object of an answer, as the tool's handler gives it to the SDK; `figures`, those its questions carry. */
+export function callToolResult (answer: ToolAnswer, labels: Labels, figures?: CallFigures): CallToolResult {
   switch (answer.kind) {
     case 'refusal':
       return { isError: true, content: [{ type: 'text', text: answer.message }] }
@@ -56,14 +67,14 @@ export function callToolResult (answer: ToolAnswer, labels: Labels): CallToolRes
       return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
     case 'question': {
       const { question, reveal } = answer
-      return { content: [{ type: 'text', text: questionText(question, labels, reveal) }], structuredContent: reveal ? question : withoutKey(question) }
+      return { content: [{ type: 'text', text: questionText(question, labels, reveal) }, ...figureContent(figures)], structuredContent: reveal ? question : withoutKey(question) }
     }
     case 'list': {
       const { listing: { head, items }, heading, reveal } = answer
       // The head's members (`metadata`, `seed`, `target`), and `questions` last, as the endpoint writes them.
       const structured = JSON.parse(`${head}]}`) as Record<string, unknown>
       structured.questions = shownQuestions(items, reveal)
-      return { content: [{ type: 'text', text: questionListText(heading, items, labels, reveal) }], structuredContent: structured }
+      return { content: [{ type: 'text', text: questionListText(heading, items, labels, reveal) }, ...figureContent(figures)], structuredContent: structured }
     }
   }
 }

@@ -86,8 +86,8 @@ function scaleRangeArguments (what: string): ParameterArguments {
   const end = scaleNumberKind(SCORE_MIN, SCORE_MAX)
   return {
     properties: (name) => ({
-      [`${name}_min`]: end.schema({ description: `Only questions whose ${what} is at least this, on the ${SCORE_MIN}–${SCORE_MAX} score scale (a question without it is left out)` }),
-      [`${name}_max`]: end.schema({ description: `Only questions whose ${what} is at most this, on the ${SCORE_MIN}–${SCORE_MAX} score scale (a question without it is left out)` })
+      [`${name}_min`]: end.schema({ description: `Only questions whose ${what} is at least this` }),
+      [`${name}_max`]: end.schema({ description: `Only questions whose ${what} is at most this` })
     }),
     read: (args, name) => {
       const minimum = readArgument(args, `${name}_min`, end)
@@ -108,26 +108,28 @@ const PATH_ARGUMENTS: Readonly<Record<string, ParameterArguments>> = {
 
 /** The tool arguments of the endpoints' query parameters, by parameter name. */
 const QUERY_ARGUMENTS: Readonly<Record<string, ParameterArguments>> = {
-  q: oneArgument(textKind({ minLength: 1, maxLength: SEARCH_TEXT_MAX_LENGTH, grammar: `a text of 1 to ${SEARCH_TEXT_MAX_LENGTH} characters` }), String),
-  year: oneArgument(listKind(integerKind({ minimum: 1, maximum: 9999 }), { maxItems: YEARS_MAX, items: 'years', itemSchema: { description: 'The year of an exam' } }),
+  q: oneArgument(textKind({ minLength: 1, maxLength: SEARCH_TEXT_MAX_LENGTH, grammar: `a text of 1 to ${SEARCH_TEXT_MAX_LENGTH} characters` }), String, () => ({
+    description: 'Words every matching question holds (any case, accents, plurals and verb forms); `"quoted words"` consecutive. Best match first'
+  })),
+  year: oneArgument(listKind(integerKind({ minimum: 1, maximum: 9999 }), { maxItems: YEARS_MAX, items: 'years', itemSchema: {} }),
     (years) => years.join(','),
-    () => ({ description: 'Only the exams of these years: `[2020]`, or several (`[2018, 2020]`). A year the service does not hold is refused (list_exams lists them). Default: every exam' })),
+    () => ({ description: 'Only the exams of these years (`[2018, 2020]`; list_exams lists them). Default: every exam' })),
   application: oneArgument(APPLICATION_KIND, String, (parameter) => parameter.pattern === APPLICATION_SELECTION_PATTERN
     ? { description: 'Only the exams of this application: `regular`, or `ppl` (the second application, reaplicação/PPL). Default: both' }
     : { description: 'Which exam of the year: `regular` (the default) or `ppl` (the second application, reaplicação/PPL), one the year has' }),
-  discipline: oneArgument(choiceKind(DISCIPLINES), String),
-  language: oneArgument(LANGUAGE_KIND, String),
+  discipline: oneArgument(choiceKind(DISCIPLINES), String, () => ({ description: 'The area, by its discipline' })),
+  language: oneArgument(LANGUAGE_KIND, String, () => ({ description: 'Foreign language (`ingles`, `espanhol`): the exam\'s questions in it with the common ones. Default: the exam\'s first' })),
   hasImages: oneArgument(booleanKind, String),
   annulled: oneArgument(booleanKind, String),
-  skill: oneArgument(listKind(textKind({ minLength: 1, maxLength: 6, pattern: SKILL_CODE_PATTERN, grammar: 'a skill code of INEP\'s Matriz (LC-H1 … MT-H30)' }), { maxItems: SKILL_CODES_MAX, items: 'skill codes', itemSchema: { description: 'A skill code of INEP\'s Matriz: area, `-H`, number' } }),
+  skill: oneArgument(listKind(textKind({ minLength: 1, maxLength: 6, pattern: SKILL_CODE_PATTERN, grammar: 'a skill code of INEP\'s Matriz (LC-H1 … MT-H30)' }), { maxItems: SKILL_CODES_MAX, items: 'skill codes', itemSchema: {} }),
     (codes) => codes.join(','),
-    () => ({ description: 'Only questions of these skills (habilidades of INEP\'s Matriz de Referência): `["CN-H17"]`, or several (`["MT-H21", "MT-H22"]`). list_skills lists them. A question without a skill matches none' })),
-  difficulty: scaleRangeArguments('`inep.difficulty` (the item\'s `b` on its area\'s score scale)'),
+    () => ({ description: 'Only questions of these habilidades of INEP\'s Matriz (`["MT-H21", "CN-H17"]`; list_skills lists them)' })),
+  difficulty: scaleRangeArguments(`\`inep.difficulty\` (on the ${SCORE_MIN}–${SCORE_MAX} score scale)`),
   limit: integerArgument({ minimum: 1, maximum: LIMIT_MAX }),
   offset: integerArgument({ minimum: 0 }),
   // One bound for /random's count and /practice's (both 50): the smaller, should they ever differ.
   count: integerArgument({ minimum: 1, maximum: Math.min(COUNT_MAX, PRACTICE_COUNT_MAX) }),
-  seed: integerArgument({ minimum: 0, maximum: SEED_MAX }),
+  seed: oneArgument(integerKind({ minimum: 0, maximum: SEED_MAX }), String, () => ({ description: 'The same seed and arguments give the same draw. Default: a new one, given in the result' })),
   score: oneArgument(scaleNumberKind(SCORE_MIN, SCORE_MAX), String, () => ({
     description: `The candidate's score in that area, on INEP's scale (${SCORE_MIN}–${SCORE_MAX}), as score_answers gives it. Required`
   }))

@@ -41,11 +41,21 @@ export function shownQuestions (questions: readonly Question[], reveal: boolean)
   return reveal ? [...questions] : questions.map(withoutKey)
 }
 
+/**
+ * A question record in a list: as get_question's, its `inep` facts checked as an object (or null)
+ * without their members' schemas, which get_question's output schema holds: three lists carrying
+ * them again were 2.4 KB of tools/list (bound: 24 KB, issue 60).
+ */
+const ListedQuestionSchema = Type.Object({
+  ...ToolQuestionSchema.properties,
+  inep: Type.Union([Type.Object({}), Type.Null()], { description: descriptionOf(QuestionSchema.properties.inep) })
+}, { title: 'ToolListedQuestion', description: descriptionOf(ToolQuestionSchema) })
+
 /** An endpoint's answer schema with its `questions` as a tool gives them. */
 function withToolQuestions (schema: TObject, title: string): TObject {
   return Type.Object({
     ...schema.properties,
-    questions: Type.Array(ToolQuestionSchema, { description: descriptionOf(schema.properties.questions) })
+    questions: Type.Array(ListedQuestionSchema, { description: descriptionOf(schema.properties.questions) })
   }, { title, description: descriptionOf(schema) })
 }
 

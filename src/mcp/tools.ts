@@ -1,20 +1,23 @@
-import type { TObject } from 'typebox'
+import type { TObject, TSchema } from 'typebox'
 import type { ExamSummary, Question } from '../data/record-schemas.ts'
 import { LETTERS } from '../data/record-schemas.ts'
+import { OnlyInLanguagesError } from '../http/answers/exam-answers.ts'
+import { ApiError } from '../http/errors.ts'
 import { answerOfBody, ENDPOINTS, type EndpointAnswers, type Endpoint } from '../http/endpoints.ts'
 import type { ScoreAnswer } from '../http/schemas/scores.ts'
 import { ScoreAnswerSchema } from '../http/schemas/scores.ts'
 import { SkillCatalogSchema } from '../http/schemas/skills.ts'
-import { booleanKind, choiceKind, readArgument, type ToolArguments } from './argument-kinds.ts'
+import { booleanKind, choiceKind, descriptionOf, readArgument, type ToolArguments } from './argument-kinds.ts'
 import type { Listing, PreparedBody } from '../http/answers/prepared-body.ts'
 import { answerCheckText, examListText, labelsOf, scoreText, skillListText, type Labels, type SkillList } from './question-text.ts'
 import { inFormWords, readScoreRequest, SCORE_INPUT } from './score-input.ts'
-import { endpointToolInput, readEndpointValues } from './tool-input.ts'
+import { closedObject, DISCIPLINES, endpointToolInput, readEndpointValues } from './tool-input.ts'
 import {
   AnswerCheckSchema, ExamListOutputSchema, PracticeDrawOutputSchema, QuestionPageOutputSchema, RandomDrawOutputSchema,
   ToolQuestionSchema, type AnswerCheck
 } from './tool-output.ts'
 import type { ToolAnswer } from './tool-answer.ts'
+import { FIGURE_CAP_WORDS } from './question-figures.ts'
 
 /*
  * The MCP tools: one entry each, most of them one endpoint of the table (src/http/endpoints.ts)
@@ -37,11 +40,6 @@ export interface Tool {
   outputSchema: TObject
   /** Throws ApiError for what the endpoint would refuse, and for arguments the input schema does not allow. */
   run: (answers: EndpointAnswers, args: ToolArguments) => ToolAnswer
-}
-
-/** An endpoint's description for an assistant: without its example address, which is HTTP's. */
-function describedAs (endpoint: Endpoint): string {
-  return endpoint.description.replace(/ Example: [^]*$/, '')
 }
 
 function endpointOf (operationId: string): Endpoint {
@@ -72,7 +70,18 @@ function listOf<T> (answers: EndpointAnswers, endpoint: Endpoint, args: ToolArgu
 /** The record get_question reads: the one GET /v1/exams/{year}/questions/{index} answers with. */
 function recordOf (answers: EndpointAnswers, args: ToolArguments): Question {
   const { params, query } = readEndpointValues(getQuestion, args)
-  return answers.exams.record(params.year!, params.index!, query)
+  try {
+    return answers.exams.record(params.year!, params.index!, query)
+  } catch (error) {
+    throw error instanceof OnlyInLanguagesError ? inArgumentWords(error) : error
+  }
+}
+
+/** The endpoint's 404 of a position printed only in other languages, advising the `language` argument rather than the query string. */
+function inArgumentWords (error: OnlyInLanguagesError): ApiError {
+  const printed = error.languages.filter((language) => language !== null).map((language) => `\`language: ${JSON.stringify(language)}\``)
+  const [what] = error.message.split('; ')
+  return new ApiError(404, printed.length === 0 ? what! : `${what}: ask again with ${printed.join(' or ')}`)
 }
 
 /** Labels of disciplines and languages, once per set of answer answers. */
@@ -95,24 +104,49 @@ const listSkills = endpointOf('listSkills')
 const computeScores = endpointOf('computeScores')
 
 const REVEAL_ANSWER = {
-  reveal_answer: booleanKind.schema({
-    description: 'Include the answer key (`correctAlternative`, each alternative\'s `isCorrect`, `inep.key`), in the result and its text. Default false, so a tutor can ask the question first and check the student\'s letter with check_answer'
-  })
+  reveal_answer: booleanKind.schema({ description: 'Include the answer key. Default false: the student answers first, check_answer checks a letter' })
 }
 
 /** Whether the call asked for the key. */
 const revealed = (args: ToolArguments) => readArgument(args, 'reveal_answer', booleanKind) ?? false
 
 const letterKind = choiceKind(LETTERS)
+const disciplineKind = choiceKind(DISCIPLINES)
 
-/** What a list tool says of its keys. */
-const KEYS_WITHHELD = 'The answer key is withheld unless `reveal_answer` is true (no `correctAlternative`, no alternative\'s `isCorrect`, no `inep.key`); check_answer checks a letter.'
+/** What a question tool says of its keys. */
+const KEYS_WITHHELD = 'The key (`correctAlternative`, `isCorrect`, `inep.key`) is withheld unless `reveal_answer`.'
+
+/** The figures argument of the list tools (off by default: a list of 50 would be megabytes). */
+const LIST_FIGURES = {
+  figures: booleanKind.schema({ description: `Give each question's figures as images after the text (${FIGURE_CAP_WORDS}). Default false` })
+}
+
+/** Whether the call asked for figures; `byDefault` when it does not say. */
+const withFigures = (args: ToolArguments, byDefault: boolean) => readArgument(args, 'figures', booleanKind) ?? byDefault
+
+const SEARCH_INPUT = endpointToolInput(findQuestions, { ...REVEAL_ANSWER, ...LIST_FIGURES })
+
+/**
+ * A draw's input with each argument it shares with search_questions (a filter, reveal_answer)
+ * described by pointing there: a model reads every tool's list at once, and the filters' words
+ * were said three times in tools/list.
+ */
+function sharingSearchWords (input: TObject): TObject {
+  const properties: Record<string, TSchema> = {}
+  for (const [name, schema] of Object.entries(input.properties)) {
+    const searchs = SEARCH_INPUT.properties[name]
+    properties[name] = searchs !== undefined && descriptionOf(searchs) === descriptionOf(schema) && descriptionOf(schema) !== ''
+      ? { ...schema, description: 'As in search_questions' }
+      : schema
+  }
+  return { ...input, properties }
+}
 
 export const TOOLS: readonly Tool[] = [
   {
     name: 'list_exams',
     title: 'List ENEM exams',
-    description: 'Every ENEM exam the service holds (year, application, disciplines, foreign languages), newest first: what `year`, `application`, `discipline` and `language` of the other tools can be. The structured result is `{ "exams": [...] }`, the answer of GET /v1/exams.',
+    description: 'Every ENEM exam held (year, application, disciplines, foreign languages), newest first: what `year`, `application`, `discipline` and `language` of the other tools can be.',
     inputSchema: endpointToolInput(listExams),
     outputSchema: ExamListOutputSchema,
     run: (answers) => {
@@ -123,31 +157,31 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'search_questions',
     title: 'Search ENEM questions',
-    description: `${describedAs(findQuestions)} The structured result is the answer of GET /v1/questions for the same filters (\`metadata\`, \`questions\`). ${KEYS_WITHHELD}`,
-    inputSchema: endpointToolInput(findQuestions, REVEAL_ANSWER),
+    description: `Questions of every exam that pass the filters and, with \`q\`, match the search (best match first; else newest exam first, then by index). Page with \`offset\`. ${KEYS_WITHHELD}`,
+    inputSchema: SEARCH_INPUT,
     outputSchema: QuestionPageOutputSchema,
     run: (answers, args) => {
       const reveal = revealed(args)
       const { listing, head: { metadata: { total, offset } }, reusable } = listOf<{ metadata: { total: number, offset: number } }>(answers, findQuestions, args)
       const count = listing.items.length
       const shown = count === 0 ? '' : `; mostrando ${offset + 1}–${offset + count}`
-      return { kind: 'list', listing, heading: `**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, reveal, reusable }
+      return { kind: 'list', listing, heading: `**${total} ${total === 1 ? 'questão encontrada' : 'questões encontradas'}**${shown}.`, reveal, figures: withFigures(args, false), reusable }
     }
   },
   {
     name: 'get_question',
     title: 'Get one ENEM question',
-    description: `${describedAs(getQuestion)} The structured result is the record of GET /v1/exams/{year}/questions/{index}. ${KEYS_WITHHELD}`,
-    inputSchema: endpointToolInput(getQuestion, REVEAL_ANSWER),
+    description: `One question of an exam, by year and index (the exam's first language unless \`language\`), its figures as images after the text (${FIGURE_CAP_WORDS}). ${KEYS_WITHHELD}`,
+    inputSchema: endpointToolInput(getQuestion, { ...REVEAL_ANSWER, figures: booleanKind.schema({ description: 'Give the figures as images. Default true' }) }),
     outputSchema: ToolQuestionSchema,
     run: (answers, args) => {
-      return { kind: 'question', question: recordOf(answers, args), reveal: revealed(args), reusable: true }
+      return { kind: 'question', question: recordOf(answers, args), reveal: revealed(args), figures: withFigures(args, true), reusable: true }
     }
   },
   {
     name: 'check_answer',
     title: 'Check an answer to an ENEM question',
-    description: 'Whether a letter is the right answer to a question (the same question get_question finds: year, index, language, application), with the key and whether INEP annulled the question. The key is the official one (INEP\'s, where it corrects the dataset).',
+    description: 'Whether a letter is the right answer to a question (found as get_question finds it), with INEP\'s official key and whether INEP annulled the question.',
     inputSchema: endpointToolInput(getQuestion, { answer: letterKind.schema({ description: 'The letter chosen, A to E' }) }, ['answer']),
     outputSchema: AnswerCheckSchema,
     run: (answers, args) => {
@@ -169,42 +203,44 @@ export const TOOLS: readonly Tool[] = [
   {
     name: 'random_questions',
     title: 'Draw random ENEM questions',
-    description: `${describedAs(randomQuestions)} The structured result is the answer of GET /v1/questions/random for the same filters (\`seed\`, \`questions\`). ${KEYS_WITHHELD}`,
-    inputSchema: endpointToolInput(randomQuestions, REVEAL_ANSWER),
+    description: `Distinct questions drawn at random among those search_questions finds with the same filters. The same \`seed\` and filters give the same draw; without one the server picks it and says it. ${KEYS_WITHHELD}`,
+    inputSchema: sharingSearchWords(endpointToolInput(randomQuestions, { ...REVEAL_ANSWER, ...LIST_FIGURES })),
     outputSchema: RandomDrawOutputSchema,
     run: (answers, args) => {
       const { listing, head: { seed }, reusable } = listOf<{ seed: number }>(answers, randomQuestions, args)
       const count = listing.items.length
-      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${seed}).`, reveal: revealed(args), reusable }
+      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão sorteada' : 'questões sorteadas'}** (semente ${seed}).`, reveal: revealed(args), figures: withFigures(args, false), reusable }
     }
   },
   {
     name: 'practice_questions',
     title: 'Draw ENEM questions at a score',
-    description: `${describedAs(practiceQuestions)} \`discipline\` and \`score\` are required. The structured result is the answer of GET /v1/questions/practice (\`seed\`, \`target\`, \`questions\`, easiest first). ${KEYS_WITHHELD}`,
-    inputSchema: endpointToolInput(practiceQuestions, REVEAL_ANSWER),
+    description: `Questions that best measure a candidate of \`score\` in one area (\`discipline\`), as an adaptive test chooses items (most Fisher information under INEP's three-parameter model, never annulled or unscored ones), drawn at random among the most informative and given easiest first. The same \`seed\` gives the same draw. ${KEYS_WITHHELD}`,
+    inputSchema: sharingSearchWords(endpointToolInput(practiceQuestions, { ...REVEAL_ANSWER, ...LIST_FIGURES })),
     outputSchema: PracticeDrawOutputSchema,
     run: (answers, args) => {
       const { listing, head: { seed, target }, reusable } = listOf<{ seed: number, target: { score: number } }>(answers, practiceQuestions, args)
       const count = listing.items.length
-      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão' : 'questões'} para praticar no nível ${target.score}** da escala do ENEM (semente ${seed}), da mais fácil à mais difícil.`, reveal: revealed(args), reusable }
+      return { kind: 'list', listing, heading: `**${count} ${count === 1 ? 'questão' : 'questões'} para praticar no nível ${target.score}** da escala do ENEM (semente ${seed}), da mais fácil à mais difícil.`, reveal: revealed(args), figures: withFigures(args, false), reusable }
     }
   },
   {
     name: 'list_skills',
     title: 'List the skills of INEP\'s Matriz',
-    description: `${describedAs(listSkills)} The structured result is the answer of GET /v1/skills: per area its competências and habilidades (\`code\` such as \`MT-H21\`, INEP's text, how many questions each has), the codes \`skill\` of search_questions, random_questions and practice_questions takes.`,
-    inputSchema: endpointToolInput(listSkills),
+    description: 'The competências and habilidades of INEP\'s Matriz de Referência for one area (`discipline`): each habilidade\'s `code` (such as `MT-H21`, what `skill` of the question tools takes), INEP\'s text, and how many questions it has.',
+    inputSchema: closedObject({ discipline: disciplineKind.schema({ description: 'The area, by its discipline' }) }, ['discipline']),
     outputSchema: SkillCatalogSchema,
-    run: (answers) => {
-      const list = ask<SkillList & Record<string, unknown>>(answers, listSkills, {})
+    run: (answers, args) => {
+      const discipline = readArgument(args, 'discipline', disciplineKind, true)!
+      const { areas, ...rest } = ask<SkillList & Record<string, unknown>>(answers, listSkills, {})
+      const list = { ...rest, areas: areas.filter((area) => area.discipline === discipline) }
       return { kind: 'data', structured: list, text: skillListText(list), reusable: true }
     }
   },
   {
     name: 'score_answers',
     title: 'Compute an ENEM score',
-    description: `${describedAs(computeScores).replace(/ Two forms: [^]*$/, '')} Two forms, exactly one: an answer sheet (\`sheet\`: the letters marked in one INEP booklet's order, with its \`booklet\` code) or a practice run on an exam the service holds (\`answers\`: \`{ index, answer }\` by question index, with \`application\`). \`language\` when linguagens is answered. The structured result is the answer of POST /v1/scores.`,
+    description: 'An ENEM score per area, computed as INEP computes it (three-parameter IRT, EAP estimate). Two forms, exactly one: an answer sheet (`sheet`: the letters marked in one INEP booklet\'s order, with its `booklet` code) or a practice run on an exam the service holds (`answers`: `{ index, answer }` by question index, with `application`). `language` when linguagens is answered.',
     inputSchema: SCORE_INPUT,
     outputSchema: ScoreAnswerSchema,
     run: (answers, args) => {

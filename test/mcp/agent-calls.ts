@@ -29,7 +29,7 @@ export const ORDINARY_CALLS: ReadonlyArray<readonly [tool: string, args: Record<
   ['check_answer', { year: 2020, index: 16, answer: 'C' }],
   ['random_questions', { count: 3, seed: 42 }],
   ['practice_questions', { discipline: 'matematica', score: 650, count: 3 }],
-  ['list_skills', {}],
+  ['list_skills', { discipline: 'matematica' }],
   ['score_answers', { year: 2023, booklet: 1191, sheet: SHEET_2023_CH }],
   ['score_answers', { year: 2020, language: 'ingles', answers: [{ index: 1, answer: 'A' }, { index: 12, answer: 'B' }, { index: 46, answer: 'C' }] }]
 ]

@@ -1,4 +1,6 @@
 import { after, test } from 'node:test'
+import { recordFigures } from '../../src/data/record-figures.ts'
+import { ServedFiles } from '../../src/http/answers/served-files.ts'
 import assert from 'node:assert/strict'
 import { gunzipSync } from 'node:zlib'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -27,19 +29,20 @@ const config = loadConfig(env)
 const dataset = await loadTestDataset(config)
 if (dataset.catalog === null) throw new Error('test dataset has errors')
 const { answers } = endpointAnswers(dataset.catalog)
+const files = new ServedFiles(dataset.servableFiles, `${config.publicUrl}/files`)
 
 /** A server where the SDK answers every MCP request: the transport without prepared results. */
 async function sdkOnlyServer (): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config))
   await app.register(jsonBody)
   installErrorHandling(app, config.publicUrl)
-  await app.register(mcpTransport, { endpoint: new McpEndpoint({ factory: mcpServerFactory({ answers, log: app.log }), publicUrl: config.publicUrl, log: app.log }) })
+  await app.register(mcpTransport, { endpoint: new McpEndpoint({ factory: mcpServerFactory({ answers, files, log: app.log }), publicUrl: config.publicUrl, log: app.log }) })
   await app.ready()
   return app
 }
 const sdk = await sdkOnlyServer()
 after(() => sdk.close())
-const prepared = new PreparedResults({ answers, log: sdk.log })
+const prepared = new PreparedResults({ answers, files, log: sdk.log })
 
 const ACCEPT = 'application/json, text/event-stream'
 const ENVELOPE = {
@@ -67,8 +70,8 @@ async function sdkAnswer ({ headers, message }: Call): Promise<{ status: number,
 }
 
 /** The prepared answer to a call (which must be one), as sent uncompressed and as gzip. */
-function preparedBytes ({ headers, message }: Call): { raw: Buffer, gzip: Buffer } {
-  const body = prepared.answer(headers, message)
+async function preparedBytes ({ headers, message }: Call): Promise<{ raw: Buffer, gzip: Buffer }> {
+  const body = await prepared.answer(headers, message)
   assert.ok(body !== undefined, `a plain call is prepared: ${JSON.stringify(message).slice(0, 200)}`)
   return { raw: body.raw, gzip: body.encoded('gzip') }
 }
@@ -79,7 +82,7 @@ async function assertSameAsSdk (call: Call): Promise<string> {
   assert.equal(expected.status, 200, expected.body.toString())
   assert.equal(expected.type, 'application/json')
   for (let time = 0; time < 3; time++) {
-    const { raw, gzip } = preparedBytes(call)
+    const { raw, gzip } = await preparedBytes(call)
     assert.equal(raw.toString('utf8'), expected.body.toString('utf8'), `${JSON.stringify(call.message).slice(0, 300)} (time ${time + 1})`)
     assert.ok(gunzipSync(gzip).equals(raw), 'its gzip inflates to the same bytes')
   }
@@ -94,7 +97,7 @@ const ids: unknown[] = [1, 0, -7, Number.MAX_SAFE_INTEGER, 'a', '', 'ção "quot
 /** Calls of every tool whose answer never changes: ordinary arguments, revealed or not, and refusals. */
 const STEADY_CALLS: Array<[string, Record<string, unknown>]> = [
   ['list_exams', {}],
-  ['list_skills', {}],
+  ['list_skills', { discipline: 'matematica' }],
   ['search_questions', { q: 'energia', limit: 50 }],
   ['search_questions', { q: 'energia', limit: 5, offset: 3, reveal_answer: true }],
   ['search_questions', { q: 'zzzznothingmatcheszzzz' }],
@@ -106,6 +109,11 @@ const STEADY_CALLS: Array<[string, Record<string, unknown>]> = [
   ['practice_questions', { discipline: 'linguagens', score: 500, seed: 9, reveal_answer: true }],
   ['get_question', { year, index: questions[0]!.index }],
   ['get_question', { year, index: questions[0]!.index, reveal_answer: true }],
+  // Figures as image blocks: every figure-bearing question of the exam, and lists that ask for them (past the cap: named).
+  ...questions.filter((question) => recordFigures(question).length > 0).map((question): [string, Record<string, unknown>] => ['get_question', { year, index: question.index, ...(question.language === null ? {} : { language: question.language }) }]),
+  ['search_questions', { hasImages: true, figures: true, limit: 50 }],
+  ['random_questions', { count: 5, seed: 1, figures: true }],
+  ['get_question', { year, index: questions[0]!.index, figures: false }],
   ['check_answer', { year, index: questions[0]!.index, answer: 'A' }],
   ['check_answer', { year, index: questions[0]!.index, answer: 'Q' }],
   ['score_answers', { year, answers: [{ index: questions[0]!.index, answer: 'A' }, { index: questions[1]!.index, answer: 'B' }] }],
@@ -136,7 +144,7 @@ test('an unseeded draw is prepared afresh each time and is the SDK\'s answer to 
   for (const [name, args] of [['random_questions', { count: 50 }], ['practice_questions', { discipline: 'ciencias-natureza', score: 700, count: 50 }]] as const) {
     const seeds = new Set<number>()
     for (let time = 0; time < 4; time++) {
-      const { raw } = preparedBytes(toolCall('legacy', 1, name, args))
+      const { raw } = await preparedBytes(toolCall('legacy', 1, name, args))
       const { seed } = (JSON.parse(raw.toString('utf8')) as { result: { structuredContent: { seed: number } } }).result.structuredContent
       seeds.add(seed)
       const expected = await sdkAnswer(toolCall('legacy', 1, name, { ...args, seed }))
@@ -197,14 +205,14 @@ test('POST /mcp sends a prepared call gzip to a client that takes it, the bytes 
 })
 
 test('a call\'s questions not made yet are pieces of work, one per question; made in pieces or at once, the answer is the same bytes', async () => {
-  const atOnce = new PreparedResults({ answers, log: sdk.log })
+  const atOnce = new PreparedResults({ answers, files, log: sdk.log })
   for (const [name, args] of [['random_questions', { count: 12, seed: 11 }], ['search_questions', { q: 'energia', limit: 9 }], ['random_questions', { count: 1, seed: 3 }], ['get_question', { year, index: questions[2]!.index }]] as const) {
     // Its own, so that no question of another call is made already.
-    const inPieces = new PreparedResults({ answers, log: sdk.log })
+    const inPieces = new PreparedResults({ answers, files, log: sdk.log })
     const { headers, message } = toolCall('legacy', 5, name, args)
     const begun = inPieces.begin(headers, message)
     assert.ok(begun !== undefined)
-    const shown = (JSON.parse(atOnce.answer(headers, message)!.raw.toString('utf8')) as { result: { structuredContent: { questions?: unknown[] } } }).result.structuredContent
+    const shown = (JSON.parse((await atOnce.answer(headers, message))!.raw.toString('utf8')) as { result: { structuredContent: { questions?: unknown[] } } }).result.structuredContent
     const count = name === 'get_question' ? 1 : shown.questions!.length
     assert.ok(count > 0, name)
     // Without gzip only the parts are made; with it, their deflated forms too, so the same questions are pieces again.
@@ -217,7 +225,7 @@ test('a call\'s questions not made yet are pieces of work, one per question; mad
     for (const piece of deflating) piece()
     assert.equal(inPieces.pieces(begun, true).length, 0)
     const made = inPieces.finish(begun)
-    const reference = atOnce.answer(headers, message)!
+    const reference = (await atOnce.answer(headers, message))!
     assert.deepEqual(made.raw, reference.raw, name)
     assert.deepEqual(gunzipSync(made.encoded('gzip')), reference.raw, name)
     assert.equal(made.raw.toString('utf8'), (await sdkAnswer({ headers, message })).body.toString('utf8'), `${name}: the SDK's bytes`)

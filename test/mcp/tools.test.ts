@@ -73,7 +73,7 @@ const ANSWERS: Case[] = [
   { tool: 'random_questions', args: { count: 2, seed: 7, discipline: 'linguagens', annulled: false, reveal_answer: true }, request: '/v1/questions/random?count=2&seed=7&discipline=linguagens&annulled=false' },
   { tool: 'practice_questions', args: { discipline: 'matematica', score: 620, count: 3, seed: 5 }, request: '/v1/questions/practice?discipline=matematica&score=620&count=3&seed=5', expected: keysWithheld },
   { tool: 'practice_questions', args: { discipline: 'linguagens', score: 612.3, year: [2020], seed: 5, reveal_answer: true }, request: '/v1/questions/practice?discipline=linguagens&score=612.3&year=2020&seed=5' },
-  { tool: 'list_skills', args: {}, request: '/v1/skills' },
+  { tool: 'list_skills', args: { discipline: 'ciencias-natureza' }, request: '/v1/skills', expected: (body) => ({ ...(body as object), areas: (body as { areas: Array<{ discipline: string }> }).areas.filter((area) => area.discipline === 'ciencias-natureza') }) },
   { tool: 'score_answers', args: PRACTICE_RUN, request: post(PRACTICE_RUN_BODY) },
   { tool: 'score_answers', args: { ...PRACTICE_RUN, application: 'regular' }, request: post({ ...PRACTICE_RUN_BODY, application: 'regular' }) },
   { tool: 'score_answers', args: { year: 2023, booklet: 1191, sheet: SHEET_2023_CH }, request: post({ year: 2023, booklet: 1191, answers: SHEET_2023_CH }) }
@@ -229,7 +229,7 @@ for (const [name, protocol, connect] of TRANSPORTS) {
       assert.deepEqual(input('check_answer').required, ['year', 'index', 'answer'])
       assert.deepEqual(input('score_answers').required, ['year'])
       const types = (toolName: string) => Object.fromEntries(Object.entries(input(toolName).properties as Record<string, { type: string, items?: { type: string } }>).map(([property, schema]) => [property, schema.items === undefined ? schema.type : `${schema.type} of ${schema.items.type}`]))
-      assert.deepEqual(types('practice_questions'), { discipline: 'string', score: 'number', count: 'integer', year: 'array of integer', application: 'string', language: 'string', skill: 'array of string', seed: 'integer', reveal_answer: 'boolean' })
+      assert.deepEqual(types('practice_questions'), { discipline: 'string', score: 'number', count: 'integer', year: 'array of integer', application: 'string', language: 'string', skill: 'array of string', seed: 'integer', reveal_answer: 'boolean', figures: 'boolean' })
       assert.deepEqual(types('score_answers'), { year: 'integer', sheet: 'string', booklet: 'integer', answers: 'array of object', application: 'string', language: 'string' })
       assert.equal(types('search_questions').difficulty_min, 'number')
       assert.equal(types('search_questions').difficulty_max, 'number')
@@ -285,7 +285,7 @@ for (const [name, protocol, connect] of TRANSPORTS) {
       assert.ok(withFacts !== undefined, 'the sample has a question with INEP facts')
       const calls: Array<[string, Record<string, unknown>]> = [
         ['search_questions', { limit: 50 }],
-        ['random_questions', { count: 10, seed: 3 }],
+        ['random_questions', { count: 50, seed: 3 }],
         ['practice_questions', { discipline: 'ciencias-natureza', score: 580, count: 10, seed: 3 }],
         ['get_question', { year: withFacts.year, index: withFacts.index }]
       ]

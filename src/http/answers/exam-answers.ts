@@ -63,10 +63,8 @@ export class ExamAnswers {
     const language = chooseLanguage(exam, query.language)
     const lookup = this.#catalog.findQuestion(exam, indexNumber, language)
     if (!lookup.found) {
-      const where = lookup.availableLanguages.length === 0
-        ? `${exam.summary.title} has no question ${indexNumber}`
-        : `question ${indexNumber} of ${exam.summary.title} exists only in ${lookup.availableLanguages.map((l) => l ?? 'no language').join(', ')}; ask with ?language=`
-      throw new ApiError(404, where)
+      if (lookup.availableLanguages.length === 0) throw new ApiError(404, `${exam.summary.title} has no question ${indexNumber}`)
+      throw new OnlyInLanguagesError(`question ${indexNumber} of ${exam.summary.title} exists only in ${lookup.availableLanguages.map((l) => l ?? 'no language').join(', ')}; ask with ?language=`, lookup.availableLanguages)
     }
     return lookup.question
   }
@@ -79,6 +77,13 @@ export class ExamAnswers {
     if (exam !== undefined) return exam
     const { field, message } = this.#catalog.missingExam(year, application)!
     throw new ApiError(field === 'year' ? 404 : 422, message)
+  }
+}
+
+/** The 404 of a position printed only in other languages: the languages it is printed in, for a caller (MCP) that words the advice its own way. */
+export class OnlyInLanguagesError extends ApiError {
+  constructor (message: string, readonly languages: ReadonlyArray<string | null>) {
+    super(404, message)
   }
 }
 

@@ -14,16 +14,18 @@ import { MEASURED_BOOKLETS, measureInepDir, measureListed, meetsFloors, percent,
  * `alt≈`: alternatives equal or within a typo (2 characters) of the other's, to tell a transcription's
  * typo from a misreading; the issue's floor is on `alt`. `--list`: each record that differs or has a defect, with why. Readings are kept in
  * <tmpdir>/enem-booklet-readings under their inputs' hashes (the test reads the same); `--fresh`
- * reads again, to time the reader. A figure below the issue's floor is marked `!`.
+ * reads again, to time the reader; `--floors`: the levels measured where the issue's target is not
+ * met, as test/data/booklets/layouts.test.ts's MEASURED holds them. A figure below the issue's floor
+ * is marked `!`.
  */
 
 const REPO = path.resolve(import.meta.dirname, '..')
 const SHARED = path.resolve(REPO, '../shared')
 const CACHE_DIR = path.join(tmpdir(), 'enem-booklet-readings')
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { list: { type: 'boolean' }, fresh: { type: 'boolean' }, help: { type: 'boolean' } } })
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { list: { type: 'boolean' }, fresh: { type: 'boolean' }, floors: { type: 'boolean' }, help: { type: 'boolean' } } })
 if (values.help === true) {
-  process.stdout.write('Usage: npx tsx scripts/booklet-quality.ts [year-or-file ...] [--list] [--fresh]\n')
+  process.stdout.write('Usage: npx tsx scripts/booklet-quality.ts [year-or-file ...] [--list] [--fresh] [--floors]\n')
   process.exit(0)
 }
 const entries = MEASURED_BOOKLETS.filter((entry) => positionals.length === 0 || positionals.some((wanted) => entry.file.startsWith(wanted) || path.basename(entry.file) === wanted))
@@ -83,5 +85,18 @@ for (const entry of entries) {
     for (const { record, why } of row.differing) process.stdout.write(`  ${record}: ${why}\n`)
     for (const defect of row.defectList) process.stdout.write(`  ${defect.index}${defect.language === null ? '' : `-${defect.language}`} [${defect.kind}] ${defect.why}\n`)
   }
+}
+if (values.floors === true) {
+  // Shares rounded down to a tenth of a percent, so that the level measured passes as a floor.
+  const measured = Object.fromEntries(rows.flatMap((row) => {
+    const meets = meetsFloors(row)
+    const shares: Array<[keyof typeof meets, number, number]> = [['found', row.found, row.expected], ['alternatives', row.alternatives, row.compared], ['theirsInOurs', row.theirsInOurs, row.compared], ['oursInTheirs', row.oursInTheirs, row.assessable], ['figures', row.ourFigures, row.theirFigures]]
+    const levels = [
+      ...shares.filter(([measure, , whole]) => !meets[measure] && whole > 0 && (row.against !== null || measure === 'found')).map(([measure, part, whole]) => [measure, Math.floor(1000 * part / whole) / 1000] as const),
+      ...DEFECT_CLASSES.filter((kind) => row.defects[kind] > 0).map((kind) => [kind, row.defects[kind]] as const)
+    ]
+    return levels.length === 0 ? [] : [[row.file, Object.fromEntries(levels)]]
+  }))
+  process.stdout.write(`${JSON.stringify(measured, null, 2)}\n`)
 }
 process.stdout.write(`${rows.length} booklets in ${total.toFixed(1)} s (reading ${rows.reduce((sum, row) => sum + row.seconds, 0).toFixed(1)} s as each snapshot was made)\n`)

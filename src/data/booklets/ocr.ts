@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Box } from './boxes.ts'
 import type { GlyphNamer } from './font-decoding.ts'
 import { glyphStrip } from './glyph-shapes.ts'
+import { isWord, wordShare, type WordList } from './word-list.ts'
 
 /*
  * Text whose font gives no usable text mapping (whole paragraphs of 2021's booklets) is read from
@@ -135,4 +136,34 @@ export function unlessOcrUnavailable (namer: GlyphNamer): GlyphNamer {
       throw error
     }
   }
+}
+
+/** A line read by OCR whose words the list holds less than this share of is not taken (with LINE_MIN_WORDS or more). */
+export const OCR_LINE_SHARE = 0.8
+const LINE_MIN_WORDS = 3
+
+/**
+ * A line as OCR read it, checked as a decoding is: a word split in two ("serp ente") joined where the
+ * halves are no words and the whole is; punctuation standing alone between words ("medicamento .
+ * Z") dropped; a Roman numeral read with an l ("Il.") written with I's. Null when, mended, too few
+ * of its words are Portuguese: a misreading is left unread rather than written.
+ */
+export function checkedOcrLine (text: string, words: WordList): string | null {
+  const tokens = text.split(/\s+/u).filter((token) => token !== '')
+  const mended: string[] = []
+  for (const token of tokens) {
+    const previous = mended[mended.length - 1]
+    if (previous !== undefined && /^\p{L}+(?:-\p{L}+)*[,.;:!?]?$/u.test(token) && /^\p{L}+$/u.test(previous)) {
+      const bare = token.replace(/[,.;:!?]$/u, '')
+      if ((!isWord(words, previous) || !isWord(words, bare)) && isWord(words, previous + bare)) {
+        mended[mended.length - 1] = previous + token
+        continue
+      }
+    }
+    if (/^[.,;:·]$/u.test(token) && previous !== undefined) continue
+    mended.push(/^[IVX]*l[IlVX]*\.?$/u.test(token) && /^[IVX]/u.test(token) ? token.replace(/l/gu, 'I') : token)
+  }
+  const line = mended.join(' ')
+  const share = wordShare(words, line)
+  return share.words >= LINE_MIN_WORDS && share.share < OCR_LINE_SHARE ? null : line
 }

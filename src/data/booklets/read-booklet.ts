@@ -1,7 +1,7 @@
 import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
-import { OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
+import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { letterOf } from './letters.ts'
@@ -12,6 +12,7 @@ import { pageGraphics, recurringDrawings } from './recurring-drawings.ts'
 import { questionParts, type QuestionParts } from './question-parts.ts'
 import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
 import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
+import { brazilianWordsIfInstalled } from './word-list.ts'
 
 /*
  * A booklet read through every stage (page marks → lines → furniture → columns → figures →
@@ -156,6 +157,7 @@ function isProseUnmapped (line: Line): boolean {
 function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: OcrReader | null): Map<Line, string> {
   const read = new Map<Line, string>()
   if (ocr === null || lines.length === 0) return read
+  const wordList = brazilianWordsIfInstalled()
   const region = grow(union(lines.map((line) => line.box)), 2)
   const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }, OCR_DPI)
   for (const line of lines) {
@@ -167,7 +169,11 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
       const y = (word.box.y0 + word.box.y1) / 2
       return x >= start - 1 && x <= line.box.x1 + 1 && y >= line.box.y0 - 1 && y <= line.box.y1 + 1
     }).sort((a, b) => a.box.x0 - b.box.x0)
-    if (own.length > 0) read.set(line, [...(letter === null ? [] : [letter]), ...own.map((word) => word.text)].join(' '))
+    if (own.length === 0) continue
+    // Checked as a decoding is (ocr.ts): split words joined, stray marks dropped, a misreading left unread.
+    const text = [...(letter === null ? [] : [letter]), ...own.map((word) => word.text)].join(' ')
+    const checked = wordList === null ? text : checkedOcrLine(text, wordList)
+    if (checked !== null) read.set(line, checked)
   }
   return read
 }

@@ -75,3 +75,13 @@ export function wordShare (list: WordList, text: string | readonly string[]): Wo
   const found = words.filter((word) => isWord(list, word)).length
   return { words: words.length, found, share: words.length === 0 ? 0 : found / words.length }
 }
+
+/** Debian's list where it is installed, else null (a conversion then checks nothing by it, and says so where it matters). */
+export function brazilianWordsIfInstalled (): WordList | null {
+  try {
+    return brazilianWords()
+  } catch (error) {
+    if (error instanceof WordListUnavailable) return null
+    throw error
+  }
+}

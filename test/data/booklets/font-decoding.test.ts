@@ -6,6 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ACCEPTED_SHARE, decodedMarks, decodeFonts, type FontDecoding } from '../../../src/data/booklets/font-decoding.ts'
 import { likeness, renderGlyphs } from '../../../src/data/booklets/glyph-shapes.ts'
+import { checkedOcrLine } from '../../../src/data/booklets/ocr.ts'
 import { openPdf, type PageMarks, type PdfBooklet } from '../../../src/data/booklets/page-marks.ts'
 import { BRAZILIAN_WORDS, brazilianWords, WordListUnavailable, wordListOf, wordShare, wordsOf } from '../../../src/data/booklets/word-list.ts'
 
@@ -129,4 +130,15 @@ test('without the word list, a font is read by its glyphs\' shapes alone: nothin
   assert.ok(body.accepted && body.named.shape > 0)
   assert.equal(body.named.shift + body.named.words + body.named.ocr, 0)
   for (const [gid, glyph] of body.glyphs) assert.equal(glyph.text, bodyDecoding(file).glyphs.get(gid)?.text, `glyph ${gid} named as with the list`)
+})
+
+test('a line read by OCR is checked as a decoding is: split words joined, stray marks dropped, I for l in a numeral, nonsense refused', { skip: existsSync(BRAZILIAN_WORDS) ? false : `needs ${BRAZILIAN_WORDS}` }, () => {
+  const words = brazilianWords()
+  // The misreadings issue 58 quotes from 2021 day 2's line OCR.
+  assert.equal(checkedOcrLine('uma serp ente-marinha (6).', words), 'uma serpente-marinha (6).')
+  assert.equal(checkedOcrLine('1) s ensibilizar a comunidade', words), '1) sensibilizar a comunidade')
+  assert.equal(checkedOcrLine('Il. o medicamento . Z, e não há desconto', words), 'II. o medicamento Z, e não há desconto')
+  // Two words that are words stay two.
+  assert.equal(checkedOcrLine('a casa de pedra', words), 'a casa de pedra')
+  assert.equal(checkedOcrLine('lhq xzvt qwmr pkk', words), null)
 })

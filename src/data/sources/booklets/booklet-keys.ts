@@ -333,6 +333,42 @@ function checkAgainstAnswerKey (positions: readonly BookletPosition[], answerKey
   }
 }
 
+/** The letters an answer-marked print marks for one question, as read (read-booklet.ts: `BookletQuestion.marked`). */
+export interface MarkedLetters {
+  readonly index: number
+  /** The language its heading announced, or null (then every position at `index` is checked). */
+  readonly language: ItemLanguage | null
+  readonly letters: readonly string[]
+}
+
+/**
+ * An answer-marked print's marks ("com gabarito": the key's letter of each question marked on the
+ * page), one more check of the keys: a question with one letter marked where its position's key is
+ * another refuses the booklet, naming the position and both letters. Questions read with no mark or
+ * several are not checked; how many agree and how many were not checked is returned for the report.
+ */
+export function checkMarkedKeys (keys: BookletKeys, marked: readonly MarkedLetters[], source: string): { agree: number, unchecked: number } {
+  const problems: string[] = []
+  let agree = 0
+  let unchecked = 0
+  for (const question of marked) {
+    const positions = keys.positions.filter((position) => position.index === question.index && (question.language === null || position.language === question.language) && position.key !== null)
+    if (positions.length === 0) continue
+    if (question.letters.length !== 1) {
+      unchecked++
+      continue
+    }
+    for (const position of positions) {
+      if (position.key === question.letters[0]) agree++
+      else problems.push(`position ${position.index}${position.language === null ? '' : ` (${position.language})`}: the print marks ${question.letters[0]}, the key is ${position.key}${position.coProva === null ? '' : ` (CO_PROVA ${position.coProva})`}`)
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`${source} is an answer-marked print whose marks disagree with the keys at ${problems.length} position${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? '; …' : ''}`)
+  }
+  return { agree, unchecked }
+}
+
 function letterName (key: OfficialKey): string {
   return key === 'X' ? 'X (annulled)' : key
 }

@@ -10,7 +10,7 @@ import { examKey } from '../../exam-key.ts'
 import type { OfficialPosition, OfficialYear } from '../../official/official-table.ts'
 import { DISCIPLINE_OF_AREA, LETTERS, type Alternative, type DatasetQuestion } from '../../record-schemas.ts'
 import { findBookletFiles, type BookletDay, type BookletExam } from './booklet-files.ts'
-import { bookletKeys, type BookletKeys, type BookletPosition } from './booklet-keys.ts'
+import { bookletKeys, checkMarkedKeys, type BookletKeys, type BookletPosition } from './booklet-keys.ts'
 import { examTitle, fileAddress, type AreaBooklet, type ConvertedExam, type ConvertedRecord, type ExamId, type LeftOut } from '../converted-exam.ts'
 import { checkedExam } from '../official-check.ts'
 
@@ -127,6 +127,11 @@ export function croppedFigures (pdf: PdfBooklet): FigureFiles {
 /** The records of one day's booklet, and what of it is left out. */
 export function convertDay (id: ExamId, day: BookletDay, figures: FigureFiles, reading: BookletReading, keys: BookletKeys, leftOut: LeftOut[], warnings: string[]): ConvertedRecord[] {
   const source = path.basename(day.booklet)
+  if (reading.answerMarked) {
+    // An answer-marked print draws the key on the page: one more check of it, which refuses where they differ.
+    const { agree, unchecked } = checkMarkedKeys(keys, reading.questions.map((question) => ({ index: question.region.number, language: question.region.language, letters: question.marked })), source)
+    warnings.push(`${source}: an answer-marked print; the letter it marks is the key at ${agree} positions${unchecked === 0 ? '' : `, ${unchecked} question${unchecked === 1 ? '' : 's'} read with no mark or several`}`)
+  }
   const read = new Map(reading.questions.map((question) => [placeKey(question.region.number, question.region.language), question]))
   const records: ConvertedRecord[] = []
   const leave = (index: number, language: string | null, reason: LeftOut['reason'], detail: string) =>

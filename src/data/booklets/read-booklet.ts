@@ -1,4 +1,6 @@
 import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
+import { answerMarks } from './answer-marks.ts'
+import { drawnLetters } from './drawn-letters.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
 import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
@@ -42,11 +44,15 @@ export interface PageReading {
   readonly ocr: readonly Line[]
   /** Lines set mostly in mapped glyphs but some not (a formula's symbols): cropped as figures. */
   readonly formulas: readonly Line[]
+  /** Alternatives' letters marked in colour (an answer-marked print, answer-marks.ts). */
+  readonly markedLetters: readonly Line[]
 }
 
 export interface BookletQuestion {
   readonly region: QuestionRegion
   readonly parts: QuestionParts
+  /** The letters the page marks in colour (an answer-marked print: the key, drawn); none elsewhere. */
+  readonly marked: readonly string[]
 }
 
 export interface BookletReading {
@@ -54,6 +60,11 @@ export interface BookletReading {
   readonly questions: readonly BookletQuestion[]
   /** The body text's size, the measure of the booklet's tolerances. */
   readonly textSize: number
+  /**
+   * Whether the booklet is an answer-marked print: one letter marked in colour in most of its
+   * questions (half or more). A booklet whose letters all stand in coloured boxes is not one.
+   */
+  readonly answerMarked: boolean
   /** Each font that needed decoding, how it was decoded and checked. */
   readonly decodings: readonly FontDecoding[]
   /** Why fonts were decoded by shape alone (no word list to check guesses by), in one line; null when they were not. */
@@ -69,27 +80,40 @@ interface PageLines {
 /** Reads a whole booklet. */
 export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): BookletReading {
   const pages: PageLines[] = []
+  const printedPages: PageMarks[] = []
   const decoded = decodedMarks(pdf, { nameGlyphs: options.ocr == null ? null : unlessOcrUnavailable(tesseractGlyphs), ...options.fonts })
   for (const printed of decoded.marks) {
-    const marks = { ...printed, ...joinFractions(printed.glyphs, printed.paths) }
+    printedPages.push({ ...printed, ...joinFractions(printed.glyphs, printed.paths) })
+  }
+  // Letters drawn as shapes (2010) are read once over the whole booklet, and set as glyphs beside their text.
+  const letters = drawnLetters(printedPages)
+  for (const printed of printedPages) {
+    const drawn = letters.glyphs.get(printed.number) ?? []
+    const marks = drawn.length === 0 ? printed : { ...printed, glyphs: [...printed.glyphs, ...drawn] }
     pages.push({ marks, lines: joinSplitLabels(textLines(marks.glyphs)) })
   }
   const content = contentExtent(pages)
   const textSize = bodySize(pages.flatMap((page) => page.lines))
   const repeated = {
     drawn: recurringDrawings(pages.map((page) => pageGraphics(page.marks)), DECORATION_SIZE * textSize),
+    letters: letters.paths,
     texts: recurringTexts(pages.map((page) => ({ page: page.marks.number, lines: page.lines })),
       (line) => labelOf(line) !== null || sharedTextRange(line.text) !== null || furnitureOfText(line.text) !== null)
   }
   const stream: FlowElement[] = []
   const readings: PageReading[] = []
   for (const page of pages) {
-    const reading = readPage(page, content, textSize, { drawn: repeated.drawn, texts: repeated.texts.get(page.marks.number) ?? [] }, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
+    const reading = readPage(page, content, textSize, { drawn: repeated.drawn, letters: repeated.letters, texts: repeated.texts.get(page.marks.number) ?? [] }, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
     readings.push(reading.page)
     stream.push(...reading.elements)
   }
-  const questions = questionRegions(stream).map((region) => ({ region, parts: questionParts([...region.shared, ...region.elements]) }))
-  return { pages: readings, questions, textSize, decodings: decoded.decodings, decodingWarning: decoded.warning }
+  const markedLetters = new Set(readings.flatMap((page) => page.markedLetters))
+  const questions = questionRegions(stream).map((region) => {
+    const parts = questionParts([...region.shared, ...region.elements])
+    return { region, parts, marked: parts.alternatives.filter((alternative) => alternative.lines[0] !== undefined && markedLetters.has(alternative.lines[0])).map((alternative) => alternative.letter) }
+  })
+  const answerMarked = questions.filter((question) => question.marked.length === 1).length >= questions.length / 2
+  return { pages: readings, questions, textSize, answerMarked: answerMarked && questions.length > 0, decodings: decoded.decodings, decodingWarning: decoded.warning }
 }
 
 /**
@@ -211,6 +235,8 @@ function withoutLetter (line: Line): Line {
 /** What recurs over the booklet (furniture by repetition): its drawings' marks, and the boxes of a page's recurring lines. */
 interface Repeated {
   readonly drawn: ReadonlySet<ImageMark | PathMark>
+  /** The paths of letters drawn as shapes (drawn-letters.ts). */
+  readonly letters: ReadonlySet<PathMark>
   readonly texts: readonly Box[]
 }
 
@@ -235,8 +261,10 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
     return readLine
   })
   const labels = [...headings, ...body.filter((line) => labelOf(line) !== null || sharedTextRange(line.text) !== null)]
+  // A letter's colour mark (an answer-marked print) is the key drawn, no figure; nor is a letter drawn as a shape.
+  const marking = answerMarks(marks.paths, body.filter((line) => letterOf(line) !== null))
   const images = marks.images.filter((image) => !repeated.drawn.has(image))
-  const paths = marks.paths.filter((path) => !repeated.drawn.has(path))
+  const paths = marks.paths.filter((path) => !repeated.drawn.has(path) && !repeated.letters.has(path) && !marking.paths.has(path))
   const figures = pageFigures({ images, rotated: marks.rotated, paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
@@ -270,7 +298,8 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
       figures,
       unmapped: loose.filter((line) => line.unmapped),
       ocr: loose.filter((line) => ocrLines.has(line)),
-      formulas
+      formulas,
+      markedLetters: [...marking.marked]
     },
     elements
   }

@@ -1,6 +1,7 @@
-import { type Box, coveredShare, height, verticalOverlap, width } from './boxes.ts'
+import { type Box, cluster, coveredShare, height, verticalOverlap, width } from './boxes.ts'
 import type { Glyph, PathMark } from './page-marks.ts'
 import { isWhite } from './recurring-drawings.ts'
+import type { Line } from './text-lines.ts'
 
 /*
  * Alternatives' letters drawn as shapes, not set as text: 2010 prints each letter as a dark disc with
@@ -15,6 +16,11 @@ import { isWhite } from './recurring-drawings.ts'
 
 /** The font name of a letter read from its shape. */
 export const DRAWN_LETTER_FONT = 'drawn letter'
+/** Whether a line starts with a letter read from its shape. */
+export function isDrawnLetter (line: Line): boolean {
+  return line.glyphs[0]?.font === DRAWN_LETTER_FONT
+}
+
 /** A disc is this many points wide or more, and no more than DISC_MOST. */
 const DISC_LEAST = 4
 const DISC_MOST = 16
@@ -93,6 +99,17 @@ function stacksOfFive (discs: readonly Disc[]): Disc[][] {
   return stacks
 }
 
+/** Discs of one page close together (a grid of alternatives spans a column), five to a group. */
+function looseGroups (discs: readonly Disc[]): Disc[][] {
+  const groups: Disc[][] = []
+  for (const page of new Set(discs.map((disc) => disc.page))) {
+    const own = discs.filter((disc) => disc.page === page)
+    const reach = 25 * Math.max(...own.map((disc) => width(disc.box)))
+    groups.push(...cluster(own.map((disc) => disc.box), reach).map((members) => members.map((at) => own[at]!)).filter((group) => group.length === 5))
+  }
+  return groups
+}
+
 /**
  * The alternatives' letters a booklet draws as shapes, named by the place each shape holds among five
  * stacked letters, as glyphs set on the baseline of the text beside them. `glyphs` gives each
@@ -124,6 +141,17 @@ export function drawnLetters (pages: ReadonlyArray<{ readonly number: number, re
     const all = counts.reduce((sum, count) => sum + count, 0)
     return most === 0 || most < SURE_SHAPE * all ? null : LETTERS[counts.indexOf(most)]!
   })
+  // Five discs close together but not stacked (a grid: A B C in one column, D E in the next) whose sure
+  // shapes leave some letters to place: those go, in reading order, to the discs whose shape is unsure.
+  for (const group of looseGroups(discs.filter((disc) => !placed.has(disc)))) {
+    const sure = group.map((disc) => letterOfShape[shapeOf.get(disc)!] ?? null)
+    const known = sure.filter((letter) => letter !== null)
+    if (new Set(known).size !== known.length) continue
+    const left = LETTERS.filter((letter) => !known.includes(letter))
+    const unsure = group.filter((_, at) => sure[at] === null).sort((a, b) => Math.round(a.box.x0 / 10) - Math.round(b.box.x0 / 10) || a.box.y0 - b.box.y0)
+    if (left.length !== unsure.length) continue
+    group.forEach((disc, at) => { placed.set(disc, sure[at] ?? left[unsure.indexOf(disc)]!) })
+  }
   const glyphs = new Map<number, Glyph[]>()
   const paths = new Set<PathMark>()
   for (const disc of discs) {

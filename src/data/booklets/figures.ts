@@ -1,4 +1,5 @@
 import { type Box, cluster, coveredShare, grow, height, near, union, verticalOverlap, width } from './boxes.ts'
+import { isDrawnLetter } from './drawn-letters.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
 import { isThin, isWhite } from './recurring-drawings.ts'
@@ -95,7 +96,8 @@ export function pageFigures (input: FigureInput): Figure[] {
     // is the figure's only where something is drawn along its lines (a table's rules, a chart's marks).
     const drawnAlong = (line: Line) => members.some((mark) => height(mark.box) < 0.8 * height(box) &&
       verticalOverlap(grow(mark.box, 0.6 * line.size), line.box) > 0 && mark.box.x0 < line.box.x1 && mark.box.x1 > line.box.x0)
-    const lines = [...new Set([...joined, ...input.lines.filter((line) => !input.labels.includes(line) && coveredShare(line.box, grown) >= INSIDE_SHARE &&
+    // A letter read from its drawn shape (drawn-letters.ts) is an alternative's, even set among its pictures.
+    const lines = [...new Set([...joined, ...input.lines.filter((line) => !input.labels.includes(line) && !isDrawnLetter(line) && coveredShare(line.box, grown) >= INSIDE_SHARE &&
       (!prose.has(line) || drawnAlong(line)))])]
     // A background panel of text (a box around a poem) is not a figure: text fills it, nothing is drawn in it.
     if (!image && lines.length > 0 && members.length <= 2 && members.every((mark) => !mark.thin)) {
@@ -144,10 +146,15 @@ function nearbyLabels (box: Box, lines: readonly Line[], prose: ReadonlySet<Line
   return labels
 }
 
+/** A line of this many words or more is a sentence's, never a figure's label. */
+const PROSE_WORDS = 8
+
 /**
  * Lines of words set one under another at one left edge, three or more at a line's spacing: prose set
  * narrow beside a figure ("O mapa ao lado representa um / bairro de determinada cidade, …"), whose short
- * lines are no labels. A chart's ticks stack too, but are numbers.
+ * lines are no labels. A chart's ticks stack too, but are numbers. Two such lines are prose where
+ * one holds a sentence's words (PROSE_WORDS): a paragraph's short last line ("descritas, é", below the
+ * asking sentence's first line, 2025 day 2's 138) is its paragraph's, not the figure's below it.
  */
 function proseBlocks (lines: readonly Line[]): Set<Line> {
   const prose = new Set<Line>()
@@ -162,7 +169,8 @@ function proseBlocks (lines: readonly Line[]): Set<Line> {
       if (next === undefined) break
       stack.push(next)
     }
-    if (stack.length >= 3) for (const member of stack) prose.add(member)
+    const sentence = stack.some((member) => member.text.split(/\s+/u).length >= PROSE_WORDS)
+    if (stack.length >= 3 || (stack.length === 2 && sentence)) for (const member of stack) prose.add(member)
   }
   return prose
 }

@@ -2,7 +2,9 @@ import { cutFigure, type Figure } from './figures.ts'
 import { letterOf } from './letters.ts'
 import { coveredShare, grow, verticalOverlap } from './boxes.ts'
 import { isCredit, opensReference } from './credits.ts'
+import { CLITIC, joinHyphenated, REPEATED_HYPHEN } from './hyphenation.ts'
 import { withoutLineNumbers } from './line-numbers.ts'
+import { textTable } from './tables.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -23,6 +25,7 @@ import type { Line } from './text-lines.ts'
 export type Block =
   | { readonly kind: 'text', readonly text: string, readonly lines: readonly Line[], /** A source credit (credits.ts). */ readonly credit: boolean }
   | { readonly kind: 'figure', readonly figure: Figure, readonly page: number }
+  | { readonly kind: 'table', readonly rows: ReadonlyArray<readonly string[]>, readonly lines: readonly Line[] }
 
 export interface Alternative {
   readonly letter: 'A' | 'B' | 'C' | 'D' | 'E'
@@ -57,7 +60,7 @@ export function questionParts (printed: readonly FlowElement[]): QuestionParts {
   const elements = withoutLineNumbers(printed)
   const markers = findMarkers(elements)
   if (markers === null) {
-    const blocks = statementBlocks(elements)
+    const blocks = statementBlocks(elements, columnRights(elements))
     return { ...splitAsking(blocks), alternatives: [], problem: 'its alternatives\' letters A to E were not found' }
   }
   const first = Math.min(...markers)
@@ -97,13 +100,13 @@ export function questionParts (printed: readonly FlowElement[]): QuestionParts {
     const text = figure === undefined ? own : own.filter((element) => coveredShare(element.line.box, grow(figure.figure.box, element.line.size)) < 0.5)
     return {
       letter: LETTERS[at]!,
-      text: joinLines([marker.line.text.replace(MARKER, ''), ...text.map((element) => element.line.text)]),
+      text: joinHyphenated([marker.line.text.replace(MARKER, ''), ...text.map((element) => element.line.text)]),
       figure: figure === undefined ? null : { figure: figure.figure, page: figure.page },
       lines: [marker.line, ...text.map((element) => element.line)]
     }
   })
   const statement = elements.slice(0, first).flatMap((element) => pieces.get(element) ?? [element]).filter((element) => !used.has(element))
-  return { ...splitAsking(statementBlocks(statement)), alternatives, problem: null }
+  return { ...splitAsking(statementBlocks(statement, columnRights(elements))), alternatives, problem: null }
 }
 
 /** The asking sentence: the last paragraph, unless that is a figure or a source credit (which closes the statement). */
@@ -198,25 +201,51 @@ function findMarkers (elements: readonly FlowElement[]): number[] | null {
   return lastOfEach(candidates)
 }
 
-/** Statement elements into paragraphs and figures. */
-export function statementBlocks (elements: readonly FlowElement[]): Block[] {
+/** Statement elements into paragraphs, tables and figures; `columnRight` as `paragraphs` takes it. */
+export function statementBlocks (elements: readonly FlowElement[], columnRight: ReadonlyMap<string, number> = columnRights(elements)): Block[] {
   const blocks: Block[] = []
   let run: Array<FlowElement & { kind: 'line' }> = []
   const size = textSize(elements.flatMap((element) => (element.kind === 'line' ? [element.line] : [])))
   const flush = () => {
-    blocks.push(...paragraphs(run, size))
+    blocks.push(...paragraphs(run, size, columnRight))
     run = []
   }
   for (const element of elements) {
     if (element.kind === 'figure') {
+      // A table set as text between rules is text: its title and source, what the figure took beside it, are paragraphs.
+      const table = textTable(element.figure)
+      if (table === null) {
+        flush()
+        blocks.push({ kind: 'figure', figure: element.figure, page: element.page })
+        continue
+      }
+      run.push(...table.before.map((line) => ({ ...element, kind: 'line' as const, line })))
       flush()
-      blocks.push({ kind: 'figure', figure: element.figure, page: element.page })
+      blocks.push({ kind: 'table', rows: table.rows, lines: table.lines })
+      run.push(...table.after.map((line) => ({ ...element, kind: 'line' as const, line })))
     } else if (element.kind === 'line') {
       run.push(element)
     }
   }
   flush()
   return blocks
+}
+
+const columnKey = (element: FlowElement) => `${element.page}:${element.place.band}:${element.place.column}`
+
+/** Per column (page, band, column), the farthest right a line among `elements` reaches. */
+function columnRights (elements: readonly FlowElement[]): Map<string, number> {
+  const rights = new Map<string, number>()
+  for (const element of elements) if (element.kind === 'line') rights.set(columnKey(element), Math.max(rights.get(columnKey(element)) ?? -Infinity, element.line.box.x1))
+  return rights
+}
+
+/** How wide a line's first word is printed. */
+function firstWordWidth (line: Line): number {
+  const glyphs = line.glyphs.filter((glyph) => glyph.mapped)
+  const end = glyphs.findIndex((glyph, at) => at > 0 && (glyph.text.trim() === '' || glyph.box.x0 - glyphs[at - 1]!.box.x1 > 0.15 * glyph.size))
+  const word = end < 0 ? glyphs : glyphs.slice(0, end)
+  return word.length === 0 ? 0 : word[word.length - 1]!.box.x1 - word[0]!.box.x0
 }
 
 /** The statement's text size: the one most glyphs have. */
@@ -226,29 +255,42 @@ function textSize (lines: readonly Line[]): number {
   return [...sizes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0
 }
 
-/** Lines of one column run into paragraphs; `bodySize` is the statement's text size (a line set smaller is a credit's, a note's, a caption's). */
-function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySize: number): Block[] {
+/**
+ * Lines of one column run into paragraphs; `bodySize` is the statement's text size (a line set smaller
+ * is a credit's, a note's, a caption's); `columnRight`, per column, the farthest right any of the
+ * question's lines in it reaches.
+ */
+function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySize: number, columnRight: ReadonlyMap<string, number>): Block[] {
   if (run.length === 0) return []
   const small = (line: Line) => line.size < 0.9 * bodySize
   // The column's left and right edges, as this question's text-size lines in it show them (a credit stands
   // farther right).
   const edges = new Map<string, { left: number, right: number }>()
-  const key = (element: FlowElement) => `${element.page}:${element.place.band}:${element.place.column}`
+  const key = columnKey
   for (const columnKey of new Set(run.map(key))) {
     const inColumn = run.filter((element) => key(element) === columnKey)
     const text = inColumn.filter((element) => !small(element.line))
     const measured = text.length > 0 ? text : inColumn
     edges.set(columnKey, { left: Math.min(...measured.map((element) => element.line.box.x0)), right: Math.max(...measured.map((element) => element.line.box.x1)) })
   }
-  // A column's right edge, where justified prose ends its lines: the right end most of its text-size lines share.
-  // A column with none (every line ends elsewhere: a poem's ragged lines) has no edge.
-  const justified = new Map<string, number | null>()
-  for (const columnKey of edges.keys()) {
-    const ends = run.filter((element) => key(element) === columnKey && !small(element.line)).map((element) => element.line.box.x1)
-    const shared = ends.map((end) => ({ end, count: ends.filter((other) => Math.abs(other - end) < 1.5).length })).sort((a, b) => b.count - a.count)[0]
-    justified.set(columnKey, ends.length < 3 || (shared !== undefined && shared.count >= 2 && shared.count >= 0.3 * ends.length) ? shared?.end ?? null : null)
+  // Prose set narrow (beside a figure) ends three or more lines at one right edge, to a fraction of a point.
+  const atSharedEdge = (element: FlowElement & { kind: 'line' }) =>
+    run.filter((other) => key(other) === key(element) && Math.abs(other.line.box.x1 - element.line.box.x1) < 0.3).length >= 3
+  // A line ended by choice, not for want of room: the next line's first word would have fit in the white
+  // it leaves before the column's right edge (as far as any of the question's lines in that column reach).
+  // Prose never leaves such white (justified or not); a poem's verse does.
+  const endedByChoice = (element: FlowElement & { kind: 'line' }, next: Line) => {
+    const right = columnRight.get(key(element)) ?? edges.get(key(element))!.right
+    return !small(element.line) && right - element.line.box.x1 > firstWordWidth(next) + 0.5 * element.line.size && !atSharedEdge(element)
   }
-  const ragged = (element: FlowElement & { kind: 'line' }) => !small(element.line) && justified.get(key(element)) === null
+  // A poem: three or more lines of a column, and most of them (three in four) ended by choice; its other lines
+  // are verses too, however near the edge they end.
+  const poems = new Set<string>()
+  for (const columnKey of edges.keys()) {
+    const followed = run.filter((element, at) => key(element) === columnKey && !small(element.line) && run[at + 1] !== undefined && key(run[at + 1]!) === columnKey)
+    const chosen = followed.filter((element) => endedByChoice(element, run[run.indexOf(element) + 1]!.line)).length
+    if (followed.length >= 3 && chosen >= 0.75 * followed.length) poems.add(columnKey)
+  }
   // A line ends short when a neighbour in its column reaches farther right: the last line of a
   // paragraph, a verse. Prose set narrow beside a figure is justified to its own edge, so it is not.
   const previousShortOf = (element: FlowElement & { kind: 'line' }) => {
@@ -258,13 +300,13 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySiz
     return element.line.box.x1 < right - 2.5 * element.line.size
   }
   // A verse: a line ending well short of its column's right edge, where the lines around it end elsewhere
-  // (ragged, as a poem's are); prose set narrow beside a figure ends each line at one edge. In a column
-  // whose lines share no right edge, every line is a verse.
+  // (ragged, as a poem's are); prose set narrow beside a figure ends each line at one edge; or one ended by choice.
   const verseOf = (element: FlowElement & { kind: 'line' }) => {
     const at = run.indexOf(element)
     const neighbours = [run[at - 1], run[at + 1]].filter((other) => other !== undefined && key(other) === key(element))
     const shortOfEdge = element.line.box.x1 < edges.get(key(element))!.right - 3 * element.line.size
-    return ragged(element) || previousShortOf(element) || (shortOfEdge && neighbours.some((other) => Math.abs(other!.line.box.x1 - element.line.box.x1) > 1))
+    const next = run[at + 1]
+    return (!small(element.line) && poems.has(key(element))) || (next !== undefined && key(next) === key(element) && endedByChoice(element, next.line)) || previousShortOf(element) || (shortOfEdge && neighbours.some((other) => Math.abs(other!.line.box.x1 - element.line.box.x1) > 1))
   }
   // An item of a list ("1 – cria um laço…", "a) …", "• …") starts its own line, where another item of the run starts at the same left.
   const listItem = (element: FlowElement & { kind: 'line' }) => LIST_MARK.test(element.line.text) &&
@@ -328,10 +370,6 @@ const LIST_MARK = /^(?:\d{1,2}\s*[–—.)-]|[a-z]\)|[IVX]{1,4}\s*[–—.)-]|[�
 
 /** Marks where a hyphen at a line's end is to be dropped, until the paragraph is whole. */
 const HYPHEN_JOIN = '\u2060join\u2060'
-/** A compound broken at its hyphen prints the hyphen again at the next line's start ("editores-" / "-chefes"): one hyphen. */
-const REPEATED_HYPHEN = /^-\p{L}/u
-const CLITIC = /^(se|lo|la|los|las|me|te|nos|vos|lhe|lhes|o|a|os|as|no|na|nos|nas)\b/u
-
 /** What joins a line to the one before it: a hard break for a verse, nothing for a hyphenated word or a pronoun after its verb's hyphen, else a space. */
 function joiner (before: string, after: string, verse: boolean): string {
   if (/\p{L}-$/u.test(before) && ((/^\p{Ll}/u.test(after) && !CLITIC.test(after)) || REPEATED_HYPHEN.test(after))) return HYPHEN_JOIN
@@ -339,18 +377,6 @@ function joiner (before: string, after: string, verse: boolean): string {
   if (/\p{L}-$/u.test(before) && CLITIC.test(after)) return ''
   if (verse) return '  \n'
   return ' '
-}
-
-/** Lines of an alternative joined as one paragraph. */
-function joinLines (texts: readonly string[]): string {
-  let out = ''
-  for (const text of texts.map((value) => value.trim()).filter((value) => value !== '')) {
-    if (out === '') out = text
-    else if (/\p{L}-$/u.test(out) && ((/^\p{Ll}/u.test(text) && !CLITIC.test(text)) || REPEATED_HYPHEN.test(text))) out = out.slice(0, -1) + text
-    else if (/\p{L}-$/u.test(out) && CLITIC.test(text)) out += text
-    else out += ` ${text}`
-  }
-  return out
 }
 
 /** A paragraph's text with its hyphenation joins applied (HYPHEN_JOIN drops the hyphen before it). */

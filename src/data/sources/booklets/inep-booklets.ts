@@ -5,6 +5,7 @@ import type { OcrReader } from '../../booklets/ocr.ts'
 import { annotatedPage, cropRegion, type Outline } from '../../booklets/page-pictures.ts'
 import { openPdf, type PdfBooklet } from '../../booklets/page-marks.ts'
 import type { Alternative as BookletAlternative, Block } from '../../booklets/question-parts.ts'
+import { markdownTable } from '../../booklets/tables.ts'
 import { readBooklet, type BookletQuestion, type BookletReading } from '../../booklets/read-booklet.ts'
 import { examKey } from '../../exam-key.ts'
 import type { OfficialPosition, OfficialYear } from '../../official/official-table.ts'
@@ -166,7 +167,7 @@ function placeKey (index: number, language: string | null): string {
 
 function unreadable (question: BookletQuestion, reading: BookletReading): string | null {
   const lines = new Set([
-    ...question.parts.statement.flatMap((block) => (block.kind === 'text' ? block.lines : [])),
+    ...question.parts.statement.flatMap((block) => (block.kind === 'figure' ? [] : block.lines)),
     ...question.parts.alternatives.flatMap((alternative) => alternative.lines)
   ])
   const unread = reading.pages.flatMap((page) => page.unmapped).filter((line) => lines.has(line))
@@ -198,6 +199,7 @@ function buildRecord (id: ExamId, figures: FigureFiles, question: BookletQuestio
   const contextFiles: string[] = []
   const paragraphs = question.parts.statement.map((block: Block) => {
     if (block.kind === 'text') return markdownText(block.text)
+    if (block.kind === 'table') return markdownTable(block.rows, markdownText)
     const address = figure(block.page, block.figure.box)
     contextFiles.push(address)
     return `![Figura ${contextFiles.length}](${address})`
@@ -207,9 +209,10 @@ function buildRecord (id: ExamId, figures: FigureFiles, question: BookletQuestio
     const isCorrect = letter === position.key
     if (alternative.figure !== null) {
       const file = figure(alternative.figure.page, alternative.figure.figure.box)
-      return { letter, text: alternative.text === '' ? null : markdownText(alternative.text), file, isCorrect }
+      return { letter, text: alternative.text === '' ? null : alternative.text, file, isCorrect }
     }
-    return { letter, text: markdownText(alternative.text), file: null, isCorrect }
+    // An alternative's text is plain, as every transcription's is (the contract): no Markdown escapes.
+    return { letter, text: alternative.text, file: null, isCorrect }
   })
   const record: DatasetQuestion = {
     title: `Questão ${index} - ${examTitle(id)}`,

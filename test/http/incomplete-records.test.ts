@@ -163,6 +163,38 @@ describe('a record without its statement', () => {
     assert.ok(scorable.length > 0, 'some incomplete records have INEP\'s parameters')
   })
 
+  test('is never drawn by MCP\'s random_questions and practice_questions, which draw through the same finder', async () => {
+    const incomplete = incompleteIds()
+    /** A tools/call's structured result (a JSON answer, or the one event of a stream). */
+    const call = async (name: string, args: Record<string, unknown>): Promise<{ questions: Question[] }> => {
+      const response = await server.request({
+        method: 'POST',
+        url: '/mcp',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
+      })
+      assert.equal(response.statusCode, 200, response.body.slice(0, 300))
+      const text = response.body.startsWith('{') ? response.body : /^data: (.*)$/m.exec(response.body)![1]!
+      const answer = JSON.parse(text) as { result: { isError?: boolean, structuredContent: { questions: Question[] } } }
+      assert.notEqual(answer.result.isError, true, text.slice(0, 300))
+      return answer.result.structuredContent
+    }
+    let drawn = 0
+    for (let seed = 0; seed < 20; seed++) {
+      for (const record of (await call('random_questions', { count: 50, seed })).questions) {
+        assert.ok(!incomplete.has(id(record)), `random_questions seed ${seed} drew ${id(record)}`)
+        drawn++
+      }
+      for (const discipline of Object.keys(AREAS)) {
+        for (const record of (await call('practice_questions', { discipline, score: 400 + 20 * seed, count: 10, seed })).questions) {
+          assert.ok(!incomplete.has(id(record)), `practice_questions ${discipline} seed ${seed} drew ${id(record)}`)
+          drawn++
+        }
+      }
+    }
+    assert.ok(drawn > 0)
+  })
+
   test('a practice run\'s score leaves it out, as `incomplete`, and counts the others', async () => {
     const scored = (record: Question) => record.inep?.irt != null && !record.inep.annulled && record.inep.excludedFromScoring !== true
     // An incomplete record that counts but for that, and a whole one of its exam and area that counts.

@@ -189,6 +189,16 @@ describe('q and language', () => {
     const inYear = `year=${variant.year}&application=${variant.application}`
     const found = (await walk(`q=${phrase}&${inYear}`, 50)).items
     assert.ok(found.some((record) => key(record) === key(variant)), `q finds ${key(variant)} with no language named`)
+    // MCP's search_questions answers as /v1/questions does.
+    const mcp = await server.request({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_questions', arguments: { q: decodeURIComponent(phrase), year: [variant.year], application: variant.application, limit: 50 } } })
+    })
+    const mcpText = mcp.body.startsWith('{') ? mcp.body : /^data: (.*)$/m.exec(mcp.body)![1]!
+    const mcpFound = (JSON.parse(mcpText) as { result: { structuredContent: { questions: QuestionBody[] } } }).result.structuredContent.questions
+    assert.ok(mcpFound.some((record) => key(record) === key(variant)), `search_questions finds ${key(variant)} with no language named: ${mcpText.slice(0, 200)}`)
     // Naming a language: that language's view only (null-language records plus its own).
     const defaultLanguage = defaultOf.get(`${variant.year}/${variant.application}`)!
     const inDefault = (await walk(`q=${phrase}&${inYear}&language=${defaultLanguage}`, 50)).items

@@ -129,7 +129,7 @@ export const RepairRowSchema = Type.Object({
 })
 
 /** Why a record of a day with a pinned booklet keeps the transcription's reading (src/data/sources/booklets/booklet-readings.ts). */
-export const READING_DIFFERENCES = ['alternatives-differ', 'statement-differs', 'fewer-figures', 'not-read'] as const
+export const READING_DIFFERENCES = ['alternatives-differ', 'statement-differs', 'fewer-figures', 'print-without-statement', 'not-read'] as const
 
 /**
  * A record of an exam-day whose booklet is pinned that keeps the transcription's reading: the two readings

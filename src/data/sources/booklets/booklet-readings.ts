@@ -19,7 +19,8 @@ import { repairRecord, repairRules, type RepairRule } from './booklet-repairs.ts
  *   - they agree: the record becomes the booklet's reading — its statement, figures, asking sentence and
  *     alternatives as printed — keeping its key, discipline, language and title. Where the print's reading
  *     shows fewer figures than the transcription (a figure the reader did not find, a formula it read as
- *     text), the transcription stays whole, a row says so: a figure lost is worse than a word mistyped;
+ *     text), or none of its words in a statement (all in its asking sentence), the transcription stays whole,
+ *     a row says so: a figure lost is worse than a word mistyped, and a record never loses its statement;
  *   - they disagree (or the booklet's reading has no such question): the transcription stays, and a row
  *     gives both readings where they differ;
  *   - the transcription has no statement (or a placeholder picture, an empty alternative: the repair rules
@@ -281,6 +282,12 @@ export function readingsFromBooklet (outDir: string, booklet: ConvertedExam, ser
     if (!readingsAgree(entry.comparison)) {
       readings.push({ ...place(record), source, ...difference(record, match.record, entry.comparison) })
       counts.disagreeing++
+      continue
+    }
+    if (repairRules(match.record).includes('no-statement')) {
+      // The words agree, but the print's reading holds them all in its asking sentence: taking it would leave the record without a statement.
+      readings.push({ ...place(record), why: 'print-without-statement', source, detail: 'the readings agree, but the print\'s reading has no context and no figure (its statement read into the asking sentence): the transcription stays', transcription: shortened(normalText(record.context)), print: shortened(normalText(match.record.alternativesIntroduction)) })
+      counts.agreeingKept++
       continue
     }
     if (figureCount(match.record) < figureCount(record)) {

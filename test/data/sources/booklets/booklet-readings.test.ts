@@ -126,15 +126,18 @@ test(`a re-save repairs only when its reading agrees on ${TRUST_SHARE * 100} % o
   assert.equal(eight.counts.print, 8)
 })
 
-test('the transcription stays where the print\'s reading shows fewer figures, or has no such question; the figures it no longer names leave its folder', (t) => {
+test('the transcription stays where the print\'s reading shows fewer figures, has its statement in the asking sentence alone, or has no such question; the figures it no longer names leave its folder', (t) => {
   const pictured = transcription(102, { files: ['https://enem.dev/2014/questions/102/a.png', 'https://enem.dev/2014/questions/102/b.png'] })
   const replaced = transcription(104, { files: ['https://enem.dev/2014/questions/104/old.png'] })
-  const { made: folder, exam } = made(t, 0, { records: [pictured, transcription(103), replaced], readings: [print(102), print(104)] })
+  const runTogether = print(105, { context: null, files: [], alternativesIntroduction: `${statement(105)} ${asking}` })
+  const { made: folder, exam } = made(t, 0, { records: [pictured, transcription(103), replaced, transcription(105)], readings: [print(102), print(104), runTogether] })
   writeFileSync(path.join(folder.dir, '2014', 'questions', '104', 'old.png'), PNG)
   const result = readingsFromBooklet(folder.dir, exam, (record) => record.language, new Set())
-  assert.deepEqual(result.readings.map((row) => [row.index, row.why]), [[102, 'fewer-figures'], [103, 'not-read']])
-  assert.deepEqual([result.counts.agreeingKept, result.counts.disagreeing, result.counts.print], [1, 1, 11])
+  assert.deepEqual(result.readings.map((row) => [row.index, row.why]), [[102, 'fewer-figures'], [103, 'not-read'], [105, 'print-without-statement']])
+  assert.deepEqual([result.counts.agreeingKept, result.counts.disagreeing, result.counts.print], [2, 1, 11])
   assert.deepEqual(folder.read(102), pictured)
+  // The words agree, but taking the print would leave 105 without a statement.
+  assert.deepEqual(folder.read(105), transcription(105))
   assert.deepEqual(folder.files(104), ['details.json', 'figura-1.png'])
   assert.equal(existsSync(path.join(folder.dir, '2014', 'questions', '104', 'old.png')), false)
 })

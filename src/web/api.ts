@@ -11,7 +11,8 @@ export type InepItem = Inep
 
 /** A question record; `inep` and `incomplete` are read as optional, so the page also works against a server without them. */
 export type QuestionRecord = Omit<Question, 'inep' | 'incomplete'> & { inep?: Inep | null, incomplete?: Incomplete }
-export type ExamDetail = ExamDetailsFile
+/** An exam with its question entries; `incomplete` read as optional, so the page also works against a server without it. */
+export type ExamDetail = Omit<ExamDetailsFile, 'questions'> & { questions: Array<QuestionSummary & { incomplete?: Incomplete }> }
 
 export interface QuestionList {
   metadata: { limit: number, offset: number, total: number, hasMore: boolean }

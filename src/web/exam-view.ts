@@ -19,12 +19,16 @@ export async function examScreen (options: ExamOptions, year: number, applicatio
   const offered = exam.languages.map((option) => option.value)
   const language = requestedLanguage !== undefined && offered.includes(requestedLanguage) ? requestedLanguage : offered[0]
   const byArea = new Map<string, Set<number>>()
+  // Indexes whose record in this view shows no statement (`incomplete`); the language's record wins over the common one, as the question page's does.
+  const incomplete = new Map<number, boolean>()
   for (const entry of exam.questions) {
     if (entry.language !== null && entry.language !== language) continue
     const area = entry.discipline ?? ''
     if (!byArea.has(area)) byArea.set(area, new Set())
     byArea.get(area)!.add(entry.index)
+    if (entry.language !== null || !incomplete.has(entry.index)) incomplete.set(entry.index, entry.incomplete != null)
   }
+  const incompleteCount = [...incomplete.values()].filter(Boolean).length
   const languageSwitch = exam.languages.length > 1 && h('nav', { class: 'language-switch', 'aria-label': 'Língua estrangeira' },
     h('span', {}, 'Língua estrangeira: '),
     exam.languages.map((option) => h('a', { href: addressOf(examView(year, application, option.value)), 'aria-current': option.value === language ? 'page' : undefined }, option.label)))
@@ -35,7 +39,7 @@ export async function examScreen (options: ExamOptions, year: number, applicatio
       h('h2', { id }, label, h('span', { class: 'count' }, ` (${countOf(indexes.size, 'questão', 'questões')})`)),
       h('ol', { class: 'numbers' },
         [...indexes].sort((a, b) => a - b).map((index) => h('li', {},
-          h('a', { href: addressOf({ kind: 'question', year, application, index, language }), 'aria-label': `Questão ${index}` }, String(index))))),
+          h('a', { href: addressOf({ kind: 'question', year, application, index, language }), class: incomplete.get(index) === true ? 'incomplete' : undefined, 'aria-label': `Questão ${index}${incomplete.get(index) === true ? ', incompleta' : ''}` }, String(index))))),
       area !== '' && h('p', { class: 'area-search' },
         h('a', { href: addressOf({ kind: 'search', filters: { ...NO_FILTERS, year, application: application ?? 'regular', discipline: area, language }, page: 1 }) }, `Ler as questões de ${label} em lista`)))
   })
@@ -45,6 +49,8 @@ export async function examScreen (options: ExamOptions, year: number, applicatio
       h('nav', { class: 'breadcrumb', 'aria-label': 'Você está em' }, h('a', { href: './' }, 'Início'), ' › ', h('span', { 'aria-current': 'page' }, title)),
       h('h1', { tabindex: -1 }, title),
       languageSwitch,
+      incompleteCount > 0 && h('p', { class: 'note incomplete-count' },
+        `${incompleteCount === 1 ? 'Uma questão desta prova está incompleta' : `${incompleteCount} questões desta prova estão incompletas`} no acervo, sem o enunciado (tracejadas abaixo): ${incompleteCount === 1 ? 'fica' : 'ficam'} fora dos sorteios, da prática e do simulado.`),
       ...sections
     ]
   }

@@ -73,6 +73,28 @@ describe('a question without its statement, on the question browser', () => {
     }
   })
 
+  test('the exam\'s page marks it among the question numbers and says how many are incomplete', async () => {
+    const [first] = await incompleteRecords(1)
+    assert.ok(first !== undefined, 'the dataset holds a record without its statement')
+    const { exam, view } = first
+    // The exam page's default view is the one walked: the language record wins over the common one at an index.
+    const byIndex = new Map<number, Question>()
+    for (const record of view) if (!byIndex.has(record.index) || record.language !== null) byIndex.set(record.index, record)
+    const incomplete = [...byIndex.values()].filter(showsNoStatement).map((record) => record.index)
+    const { page, activity, close } = await openBrowserPage(session.browser, `${session.baseUrl}/?prova=${exam.year}${exam.application === 'regular' ? '' : `&aplicacao=${exam.application}`}`)
+    try {
+      await viewShown(page)
+      const marked = (await page.locator('.numbers a.incomplete').allInnerTexts()).map(Number).sort((a, b) => a - b)
+      assert.deepEqual(marked, incomplete.sort((a, b) => a - b))
+      assert.equal(await page.getByRole('link', { name: `Questão ${incomplete[0]!}, incompleta`, exact: true }).count(), 1)
+      assert.match(await page.locator('.incomplete-count').innerText(), incomplete.length === 1 ? /^Uma questão desta prova está incompleta/ : new RegExp(`^${incomplete.length} questões desta prova estão incompletas`))
+      assert.deepEqual(await seriousAccessibilityViolations(page), [])
+      assertOnlyThisServer(activity, session.baseUrl)
+    } finally {
+      await close()
+    }
+  })
+
   test('the Simulado of its exam and area leaves it out, and says how many it left out', async () => {
     const [first] = await incompleteRecords(1)
     assert.ok(first !== undefined, 'the dataset holds a record without its statement')

@@ -174,6 +174,8 @@ function fontWords (use: FontUse, pages: readonly PageMarks[]): number[][] {
   let previous: Glyph | null = null
   for (const [pageAt, glyphAt] of use.printed) {
     const glyph = pages[pageAt]!.glyphs[glyphAt]!
+    // A space set over the glyph before it (2021, inside its "fl" ligature) parts no words (text-lines.ts).
+    if (previous !== null && glyph.mapped && glyph.text === ' ' && glyph.box.x0 < previous.box.x1 - 0.15 * glyph.size) continue
     const apart = previous === null || Math.abs(glyph.baseline - previous.baseline) > 0.2 * glyph.size ||
       glyph.box.x0 < previous.box.x0 || glyph.box.x0 - previous.box.x1 > 0.15 * glyph.size
     if (apart && word.length > 0) {
@@ -324,15 +326,15 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
   }
 
   // 3. By the words a glyph stands in.
-  for (const gid of nameByWords(table, runs, words)) by.set(gid, 'words')
+  // A text that a mapped glyph of the same family and style prints is no unnamed glyph's: that glyph
+  // would have been named by its shape (2021's "fl" ligature is no "l" of "luxo", a Greek Δ no D).
+  const printedOtherwise = new Set(mapped.filter((reference) => reference.style === style(use.name)).map((reference) => reference.text))
+  for (const gid of nameByWords(table, runs, words, printedOtherwise)) by.set(gid, 'words')
 
   // 4. By OCR of its shape.
   const left = [...table].filter(([, text]) => text === null).map(([gid]) => gid)
   if (options.nameGlyphs != null && left.length > 0) {
     const read = options.nameGlyphs(left.map((gid) => ({ font, gid })))
-    // A name that a glyph of the same family and style prints differently is a misreading: that glyph
-    // would have been named by its shape (a Greek Δ read as D, a ’ read as a comma).
-    const printedOtherwise = new Set(mapped.filter((reference) => reference.style === style(use.name)).map((reference) => reference.text))
     left.forEach((gid, at) => {
       const text = read[at]
       if (text != null && text !== '' && !printedOtherwise.has(text)) {
@@ -425,34 +427,51 @@ function bestShift (table: ReadonlyMap<number, string | null>, codes: ReadonlyMa
 /**
  * Names glyphs still unnamed by the letter that makes most of their words Portuguese: each round
  * takes the words with one unnamed glyph, tries every letter in its place, and keeps a letter
- * with enough found words and more than twice the next's. Gives the glyphs it named.
+ * with enough words that only it makes Portuguese and more than twice the next's (or, with none,
+ * counting a word several letters fit as a share to each). Gives the glyphs it named.
  */
-function nameByWords (table: Map<number, string | null>, runs: readonly number[][], words: WordList): number[] {
+function nameByWords (table: Map<number, string | null>, runs: readonly number[][], words: WordList, printedOtherwise: ReadonlySet<string>): number[] {
+  const letters = LETTERS.filter((letter) => !printedOtherwise.has(letter))
   const named: number[] = []
   for (let round = 0; round < 3; round++) {
-    const tried = new Map<number, Map<string, number>>()
+    /** Per glyph and letter: the words only that letter makes Portuguese, and a share of those several do. */
+    const tried = new Map<number, Map<string, { only: number, shared: number }>>()
     for (const word of runs.flatMap((run) => wordRuns(run, table))) {
       const open = new Set(word.filter((gid) => table.get(gid) === null))
       if (open.size !== 1 || word.length < 2) continue
       const [gid] = open as unknown as [number]
-      const counts = tried.get(gid) ?? new Map<string, number>()
+      const counts = tried.get(gid) ?? new Map<string, { only: number, shared: number }>()
       tried.set(gid, counts)
-      for (const letter of LETTERS) {
+      // A word that only one letter makes Portuguese ("re□ete") is evidence; one that several do ("□ores":
+      // flores, cores, pores) weighs only where no letter has such words, shared among them.
+      const fitting = letters.filter((letter) => {
         const text = word.map((at) => at === gid ? letter : table.get(at)!).join('')
-        if (isCased(text) && isWord(words, text)) counts.set(letter, (counts.get(letter) ?? 0) + 1)
+        return isCased(text) && isWord(words, text)
+      })
+      for (const letter of fitting) {
+        const count = counts.get(letter) ?? { only: 0, shared: 0 }
+        counts.set(letter, fitting.length === 1 ? { ...count, only: count.only + 1 } : { ...count, shared: count.shared + 1 / fitting.length })
       }
     }
     let progress = false
     for (const [gid, counts] of tried) {
-      const [first, second] = [...counts].sort((a, b) => b[1] - a[1])
-      if (first === undefined || first[1] < MIN_WORD_EVIDENCE || (second !== undefined && first[1] <= 2 * second[1])) continue
-      table.set(gid, first[0])
+      const best = clearWinner([...counts].map(([letter, count]) => [letter, count.only] as const)) ??
+        clearWinner([...counts].map(([letter, count]) => [letter, count.only + count.shared] as const))
+      if (best === null) continue
+      table.set(gid, best)
       named.push(gid)
       progress = true
     }
     if (!progress) break
   }
   return named
+}
+
+/** The letter with MIN_WORD_EVIDENCE or more, more than twice any other's; null when none stands out. */
+function clearWinner (scores: ReadonlyArray<readonly [string, number]>): string | null {
+  const [first, second] = [...scores].sort((a, b) => b[1] - a[1])
+  if (first === undefined || first[1] < MIN_WORD_EVIDENCE || (second !== undefined && first[1] <= 2 * second[1])) return null
+  return first[0]
 }
 
 /** Whether a word is cased as prose sets words: all small letters, all capitals, or a capital then small letters. */

@@ -34,6 +34,8 @@ export const LINE_BREAK_GAP = 0.9
 const BASELINE_TOLERANCE = 0.2
 /** A gap wider than this many times the size is a space where the PDF prints none. */
 const SPACE_GAP = 0.15
+/** A space starting this many times the size before the previous glyph ends is set over it (kerning never reaches so far). */
+const OVERPRINTED = 0.15
 /** A glyph smaller than this share of its row's size, off the baseline, is a script. */
 const SCRIPT_SIZE = 0.85
 
@@ -211,8 +213,9 @@ export function lineText (glyphs: readonly LineGlyph[]): string {
       // The PDF's own space, however narrow tight justification set it; but not one the script after it
       // is printed over (2023 sets "L", a sliver of a space, then "₁" starting inside it): that moves the
       // pen, it parts no words. Nor one set over the glyph before it (2021 prints a space where its "s"
-      // starts, after the space that comes before the word): it stands inside a word, not between two.
-      const inside = previous !== null && glyph.box.x0 < previous.box.x1 - 0.3 * glyph.size
+      // starts, after the space that comes before the word, and one inside its "fl" ligature): it stands
+      // inside a word, not between two.
+      const inside = previous !== null && glyph.box.x0 < previous.box.x1 - OVERPRINTED * glyph.size
       if (text !== '' && !text.endsWith(' ') && !inside && !overprintedByScript(glyph, nextPrinted(glyphs, at + 1))) text += ' '
       continue
     }

@@ -173,7 +173,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const turns = new FairTurns()
   // One cache of the dataset's files for /files and the MCP tools' figures: the same bytes, read once.
   const files = new ServedFiles(servableFiles, `${config.publicUrl}/files`)
-  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, files, log: fastify.log }), prepared: new PreparedResults({ answers, files, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
+  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, files, catalog, log: fastify.log }), prepared: new PreparedResults({ answers, files, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (counted) => {
     // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,

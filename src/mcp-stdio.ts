@@ -33,7 +33,7 @@ async function main (): Promise<void> {
   }
   const { answers } = endpointAnswers(dataset.catalog)
   const files = new ServedFiles(dataset.servableFiles, `${config.publicUrl}/files`)
-  const handle = serveStdio(mcpServerFactory({ answers, files, log }), {
+  const handle = serveStdio(mcpServerFactory({ answers, files, catalog: dataset.catalog, log }), {
     onerror: (error) => { log.error({ err: error }, 'MCP transport error') }
   })
   log.info({

@@ -8,12 +8,16 @@ import { validationOnly } from './compact-schema.ts'
 import { callToolResult, figuredQuestions, type ToolAnswer } from './tool-answer.ts'
 import { carriedFigures, figuresOf } from './question-figures.ts'
 import type { ServedFiles } from '../http/answers/served-files.ts'
+import type { Catalog } from '../data/catalog.ts'
+import { registerQuestionResources } from './question-resources.ts'
+import { registerStudyPrompts } from './study-prompts.ts'
 import { labels, TOOLS, type Tool } from './tools.ts'
 
 /** What the server tells an assistant at the handshake. */
 const INSTRUCTIONS = 'ENEM (Exame Nacional do Ensino Médio) questions with INEP\'s official answer keys, and scores computed the way INEP computes them. ' +
   'list_exams says which exams exist; search_questions, random_questions and practice_questions find questions and get_question reads one, ' +
-  'each with the answer key withheld unless reveal_answer is true, so that a student can answer first; check_answer checks a letter; score_answers computes a score. Texts are in Portuguese.'
+  'each with the answer key withheld unless reveal_answer is true, so that a student can answer first; check_answer checks a letter; score_answers computes a score. ' +
+  'get_question gives a question\'s figures as images. Each question is also a resource (enem://{year}/{index}), and the prompts tutor and simulado guide a student. Texts are in Portuguese.'
 
 /** Who this server says it is: at the handshake, and in every 2026-07-28 result's `_meta`. */
 export const SERVER_INFO = { name: 'enem-api', title: 'ENEM API', version: '1.0.0' } as const
@@ -22,6 +26,8 @@ export interface McpServerOptions {
   answers: EndpointAnswers
   /** The dataset's files (as /files serves them): the figures the tools carry as images (none without it: a test's server). */
   files?: ServedFiles | undefined
+  /** The exams: with `files`, the questions as resources and the study prompts (./question-resources.ts, ./study-prompts.ts). */
+  catalog?: Catalog | undefined
   /** Where a fault of a tool (a bug, never a bad argument) is logged. */
   log: FastifyBaseLogger
   /** The tools; TOOLS unless a test gives its own. */
@@ -40,9 +46,12 @@ export interface McpServerOptions {
  * The tools never change while a server runs, and this one keeps no session to tell a change to:
  * it does not advertise `tools.listChanged` (the SDK's default is to), so no client subscribes.
  */
-export function mcpServerFactory ({ answers, files, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
+export function mcpServerFactory ({ answers, files, catalog, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
   return () => {
-    const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
+    const capabilities = catalog === undefined || files === undefined
+      ? { tools: { listChanged: false } }
+      : { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } }
+    const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities })
     for (const tool of tools) {
       server.registerTool(tool.name, {
         title: tool.title,
@@ -56,6 +65,10 @@ export function mcpServerFactory ({ answers, files, log, tools = TOOLS }: McpSer
         const figures = questions.length === 0 || files === undefined ? undefined : await carriedFigures(figuresOf(questions, files), files)
         return callToolResult(answer, labels(answers), figures)
       })
+    }
+    if (catalog !== undefined && files !== undefined) {
+      registerQuestionResources(server, answers, catalog, files)
+      registerStudyPrompts(server, answers, files)
     }
     return server
   }

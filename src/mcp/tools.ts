@@ -67,8 +67,8 @@ function listOf<T> (answers: EndpointAnswers, endpoint: Endpoint, args: ToolArgu
   return { listing, head: JSON.parse(`${listing.head}]}`) as T, reusable: body.cacheControl === undefined }
 }
 
-/** The record get_question reads: the one GET /v1/exams/{year}/questions/{index} answers with. */
-function recordOf (answers: EndpointAnswers, args: ToolArguments): Question {
+/** The record get_question reads: the one GET /v1/exams/{year}/questions/{index} answers with (its refusals naming the arguments). */
+export function questionRecord (answers: EndpointAnswers, args: ToolArguments): Question {
   const { params, query } = readEndpointValues(getQuestion, args)
   try {
     return answers.exams.record(params.year!, params.index!, query)
@@ -175,7 +175,7 @@ export const TOOLS: readonly Tool[] = [
     inputSchema: endpointToolInput(getQuestion, { ...REVEAL_ANSWER, figures: booleanKind.schema({ description: 'Give the figures as images. Default true' }) }),
     outputSchema: ToolQuestionSchema,
     run: (answers, args) => {
-      return { kind: 'question', question: recordOf(answers, args), reveal: revealed(args), figures: withFigures(args, true), reusable: true }
+      return { kind: 'question', question: questionRecord(answers, args), reveal: revealed(args), figures: withFigures(args, true), reusable: true }
     }
   },
   {
@@ -186,7 +186,7 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: AnswerCheckSchema,
     run: (answers, args) => {
       const answer = readArgument(args, 'answer', letterKind, true)!
-      const question = recordOf(answers, args)
+      const question = questionRecord(answers, args)
       const check: AnswerCheck = {
         year: question.year,
         application: question.application,

@@ -36,7 +36,7 @@ async function sdkOnlyServer (): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config))
   await app.register(jsonBody)
   installErrorHandling(app, config.publicUrl)
-  await app.register(mcpTransport, { endpoint: new McpEndpoint({ factory: mcpServerFactory({ answers, files, log: app.log }), publicUrl: config.publicUrl, log: app.log }) })
+  await app.register(mcpTransport, { endpoint: new McpEndpoint({ factory: mcpServerFactory({ answers, files, catalog: dataset.catalog!, log: app.log }), publicUrl: config.publicUrl, log: app.log }) })
   await app.ready()
   return app
 }

@@ -62,7 +62,9 @@ function practiceSuite (label: string, env: Record<string, string>, run: { year:
 
   test('choose an exam, an area and a language; answer in order; the answers survive a reload; the score is the API\'s', async () => {
     const { year, discipline, language } = run
-    const { questions } = await api<QuestionList>(`v1/exams/${year}/questions?discipline=${discipline}&language=${language}&limit=50`)
+    const { questions: listed } = await api<QuestionList>(`v1/exams/${year}/questions?discipline=${discipline}&language=${language}&limit=50`)
+    // A record without its statement (no context, no figure in files) is not asked (test/browser/incomplete-question.test.ts).
+    const questions = listed.filter((question) => (question.context ?? '').trim() !== '' || question.files.length > 0)
     const { page, activity, close } = await openBrowserPage(session.browser, address(''))
     await goTo(page, () => page.getByRole('link', { name: 'Fazer um simulado' }).click(), (url) => url.searchParams.has('simulado'))
     assert.equal(await page.locator('h1').innerText(), 'Simulado')
@@ -73,7 +75,7 @@ function practiceSuite (label: string, env: Record<string, string>, run: { year:
     await goTo(page, () => page.getByRole('button', { name: 'Começar' }).click(), (url) => url.searchParams.get('area') === discipline)
     assert.match(await page.locator('h1').innerText(), new RegExp(`ENEM ${year}`))
     assert.equal(await page.locator('.progress-text').innerText(), `Questão 1 de ${questions.length} · 0 respondidas`)
-    if (questions.length < 45) assert.match(await page.locator('.note').innerText(), new RegExp(`o acervo tem ${questions.length}`))
+    if (listed.length < 45) assert.match(await page.locator('.note', { hasText: 'o acervo tem' }).innerText(), new RegExp(`o acervo tem ${listed.length}`))
 
     // The first question right, the next two wrong, moving on with "Próxima".
     const chosen = new Map<number, string>()

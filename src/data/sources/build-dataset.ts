@@ -455,6 +455,8 @@ function readableByAll (dir: string): void {
 /** The records of an exam folder, as written, that show no statement (src/data/record-statement.ts): served, never drawn. */
 function countIncomplete (examDir: string): number {
   const folder = path.join(examDir, 'questions')
+  // An exam whose every record was left out has no questions folder.
+  if (!existsSync(folder)) return 0
   return readdirSync(folder).filter((name) => {
     const file = path.join(folder, name, 'details.json')
     return existsSync(file) && incompletenessOf(JSON.parse(readFileSync(file, 'utf8')) as DatasetQuestion) !== null

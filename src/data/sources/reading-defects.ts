@@ -36,8 +36,8 @@ export const RECURRING = 3
 /** A figure whose shorter side is below this (points) is a rule: a line of text is taller. */
 export const RULE_THICKNESS = 7
 /** Near-same size: each side within this share of the other's. */
-const SIZE_TOLERANCE = 0.1
-/** Near-same look: at most this many of the 64 cells differ. */
+const SIZE_TOLERANCE = 0.05
+/** Near-same look: the cells' grey differs by at most this on average (of 255). */
 const LOOK_TOLERANCE = 6
 /** Looks are compared for figures whose shorter side is at most this (points: furniture); larger ones recur only pixel-identical. */
 const SMALL_SIDE = 40
@@ -49,14 +49,12 @@ function sizeOf (figure: SnapshotFigure): [number, number] {
   return [figure.box[2] - figure.box[0], figure.box[3] - figure.box[1]]
 }
 
+/** The mean difference of grey between two looks' cells (0–255). */
 function lookDistance (a: string, b: string): number {
-  let bits = BigInt(`0x${a}`) ^ BigInt(`0x${b}`)
-  let count = 0
-  while (bits > 0n) {
-    count += Number(bits & 1n)
-    bits >>= 1n
-  }
-  return count
+  if (a.length !== b.length) return 255
+  let sum = 0
+  for (let at = 0; at < a.length; at += 2) sum += Math.abs(Number.parseInt(a.slice(at, at + 2), 16) - Number.parseInt(b.slice(at, at + 2), 16))
+  return sum / (a.length / 2)
 }
 
 function nearSame (a: SnapshotFigure, b: SnapshotFigure): boolean {

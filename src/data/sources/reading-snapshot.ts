@@ -32,7 +32,7 @@ export interface SnapshotFigure {
   readonly box: readonly [number, number, number, number]
   /** SHA-256 of its pixels rendered at LOOK_DPI in grey: the same drawing gives the same hash. */
   readonly pixels: string
-  /** Its look: 8×8 cells, each 1 where darker than the crop's mean (64 bits, hex). */
+  /** Its look: the mean grey of GRID_COLUMNS × GRID_ROWS cells, row by row, a byte each (hex). */
   readonly look: string
 }
 
@@ -72,7 +72,14 @@ export const LOOK_DPI = 72
 /** A line is in a crop when this share of its box is. */
 const LINE_IN_CROP = 0.3
 
-/** A box of a page rendered in grey at LOOK_DPI: its pixels' hash and its 8×8 look. */
+/**
+ * A figure's look is a grid of mean greys, fine enough that two lines of different text differ
+ * (their word gaps fall in other columns) and a logo or rule printed again matches itself.
+ */
+export const GRID_COLUMNS = 32
+export const GRID_ROWS = 8
+
+/** A box of a page rendered in grey at LOOK_DPI: its pixels' hash and its look. */
 function lookOf (document: mupdf.Document, number: number, box: Box): { pixels: string, look: string } {
   const page = document.loadPage(number - 1)
   const scale = LOOK_DPI / 72
@@ -92,21 +99,18 @@ function lookOf (document: mupdf.Document, number: number, box: Box): { pixels: 
     const height = pixmap.getHeight()
     const stride = pixmap.getStride()
     const samples = pixmap.getPixels()
-    const cells = new Array<number>(64).fill(0)
-    const counts = new Array<number>(64).fill(0)
+    const cells = new Array<number>(GRID_COLUMNS * GRID_ROWS).fill(0)
+    const counts = new Array<number>(GRID_COLUMNS * GRID_ROWS).fill(0)
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
-        const cell = Math.min(7, Math.floor(y * 8 / height)) * 8 + Math.min(7, Math.floor(x * 8 / width))
+        const cell = Math.min(GRID_ROWS - 1, Math.floor(y * GRID_ROWS / height)) * GRID_COLUMNS + Math.min(GRID_COLUMNS - 1, Math.floor(x * GRID_COLUMNS / width))
         cells[cell]! += samples[y * stride + x]!
         counts[cell]!++
       }
     }
-    const means = cells.map((sum, at) => (counts[at]! === 0 ? 255 : sum / counts[at]!))
-    const mean = means.reduce((sum, value) => sum + value, 0) / 64
-    let bits = 0n
-    for (const value of means) bits = (bits << 1n) | (value < mean ? 1n : 0n)
+    const look = cells.map((sum, at) => Math.round(counts[at]! === 0 ? 255 : sum / counts[at]!).toString(16).padStart(2, '0')).join('')
     const hash = createHash('sha256').update(`${width}x${height}:`).update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength))
-    return { pixels: hash.digest('hex'), look: bits.toString(16).padStart(16, '0') }
+    return { pixels: hash.digest('hex'), look }
   } finally {
     pixmap.destroy()
     page.destroy()

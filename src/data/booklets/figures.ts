@@ -1,4 +1,4 @@
-import { type Box, cluster, coveredShare, grow, height, near, union, verticalOverlap, width } from './boxes.ts'
+import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union, verticalOverlap, width } from './boxes.ts'
 import { isDrawnLetter } from './drawn-letters.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
@@ -112,7 +112,7 @@ export function pageFigures (input: FigureInput): Figure[] {
     figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
   // Pieces merged (an axis title beside its chart) hold more text between them: taken once more.
-  return mergeOverlapping(mergeOverlapping(figures, apart).map((figure) => {
+  const merged = mergeOverlapping(mergeOverlapping(figures, apart).map((figure) => {
     // An alternative's letter beside stacked pieces is no piece's text.
     const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && letterOf(line) === null &&
       !prose.has(line) && coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
@@ -121,6 +121,24 @@ export function pageFigures (input: FigureInput): Figure[] {
     const added = [...inside, ...labels]
     return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
   }), apart)
+  return merged.map((figure) => wholeLabels(figure, input.lines.filter((line) => !input.labels.includes(line) && letterOf(line) === null && !isDrawnLetter(line) &&
+    !prose.has(line) && isLabelLike(line.text))))
+}
+
+/**
+ * A figure whose crop cuts through a label-like line (a few words, no sentence: "Posição de equilíbrio"
+ * cut to "íbrio", a chart's category letters) takes the line whole, until no line is cut.
+ */
+function wholeLabels (figure: Figure, lines: readonly Line[]): Figure {
+  let { box } = figure
+  const added: Line[] = []
+  for (let round = 0; round < 3; round++) {
+    const cut = lines.filter((line) => !figure.lines.includes(line) && !added.includes(line) && area(intersect(line.box, box)) > 0.5 && coveredShare(line.box, box) < 0.99)
+    if (cut.length === 0) break
+    added.push(...cut)
+    box = union([box, ...cut.map((line) => line.box)])
+  }
+  return added.length === 0 ? figure : { ...figure, box, lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
 }
 
 const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-Ú]{2,}[A-ZÀ-Ú\s-]*, [A-ZÀ-Ú]\./u

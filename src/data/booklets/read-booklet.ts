@@ -1,4 +1,4 @@
-import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union } from './boxes.ts'
+import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union, verticalOverlap, width } from './boxes.ts'
 import { answerMarks } from './answer-marks.ts'
 import { drawnLetters } from './drawn-letters.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
@@ -208,15 +208,29 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
  * wrong (`(22 3)/3` for two roots of 2 over 3); it is cropped. An underline (flat) or a box around
  * a passage (taller than a few lines) is not such a mark.
  */
-function drawnOverText (paths: readonly PathMark[], figures: readonly Figure[], labels: readonly Line[], gutter: Gutter | null): (line: Line) => boolean {
+function drawnOverText (paths: readonly PathMark[], figures: readonly Figure[], labels: readonly Line[], gutter: Gutter | null, rows: readonly Line[]): (line: Line) => Box[] {
   const marks = paths.filter((path) => !figures.some((figure) => coveredShare(path.box, grow(figure.box, 1)) > 0.9) &&
     !labels.some((label) => near(label.box, path.box, 4)) &&
     !(gutter !== null && path.box.x0 - 2 < gutter.x && path.box.x1 + 2 > gutter.x && height(path.box) > 100))
-  return (line) => marks.some((mark) => {
+  return (line) => marks.filter((mark) => {
     const markHeight = height(mark.box)
-    if (markHeight < 0.3 * line.size || markHeight > 3 * line.size) return false
+    if (markHeight > 3 * line.size) return false
+    // A flat mark drawn between two of the line's words, over none (an equilibrium's arrows ⇌), is a symbol.
+    if (markHeight < 0.3 * line.size) return drawnBetween(mark.box, line, rows)
     return area(intersect(mark.box, line.box)) > 0.5
-  })
+  }).map((mark) => mark.box)
+}
+
+/**
+ * Whether a mark a letter's width or more lies on a line's row between two glyphs of the row (of this
+ * line, or of the line it parts this one from), over none, and touches this line.
+ */
+function drawnBetween (box: Box, line: Line, rows: readonly Line[]): boolean {
+  const gap = 2 * line.size
+  if (width(box) < 0.8 * line.size || verticalOverlap(box, line.box) <= 0 || line.box.x0 - box.x1 > gap || box.x0 - line.box.x1 > gap) return false
+  const glyphs = rows.filter((other) => verticalOverlap(other.box, line.box) > 0.5 * line.size).flatMap((other) => other.glyphs).filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped)
+  if (glyphs.some((glyph) => glyph.box.x1 > box.x0 + 0.5 && glyph.box.x0 < box.x1 - 0.5)) return false
+  return glyphs.some((glyph) => glyph.box.x1 <= box.x0 + 0.5 && box.x0 - glyph.box.x1 < gap) && glyphs.some((glyph) => glyph.box.x0 >= box.x1 - 0.5 && glyph.box.x0 - box.x1 < gap)
 }
 
 /** A formula line's alternative letter (`A` set apart at its start), kept as a line of its own. */
@@ -269,17 +283,19 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
   // A few glyphs without mapping (a formula's symbols), or a mark drawn across: the line is cropped as a figure.
-  const drawnOver = drawnOverText(paths, figures, labels, gutter)
-  const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line)
-  const formulaSources = new Set(free.filter(isFormula))
-  const formulas = [...formulaSources].map(withoutLetter)
+  const drawnOver = drawnOverText(paths, figures, labels, gutter, free)
+  const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line).length > 0
+  const formulaSources = [...new Set(free.filter(isFormula))]
+  const formulas = formulaSources.map(withoutLetter)
   const letters = formulas.flatMap((line) => letterLines.get(line) ?? [])
-  for (const group of cluster(formulas.map((line) => line.box), 0.3 * textSize)) {
+  // A formula's box holds what is drawn over or between its words, which joins its parts (Hb + O₂ ⇌ HbO₂).
+  const formulaBoxes = formulas.map((line, at) => union([line.box, ...drawnOver(formulaSources[at]!)]))
+  for (const group of cluster(formulaBoxes, 0.3 * textSize)) {
     const own = group.map((at) => formulas[at]!)
-    const box = union(own.map((line) => line.box))
-    figures.push({ box: grow(box, 1), lines: own, image: false, parts: own.map((line) => line.box) })
+    const box = union(group.map((at) => formulaBoxes[at]!))
+    figures.push({ box: grow(box, 1), lines: own, image: false, parts: group.map((at) => formulaBoxes[at]!) })
   }
-  const loose = [...body.filter((line) => !inFigures.has(line) && !formulaSources.has(line)), ...letters]
+  const loose = [...body.filter((line) => !inFigures.has(line) && !formulaSources.includes(line)), ...letters]
   const items: Array<{ box: Box, make: (place: FlowElement['place']) => FlowElement }> = [
     ...headings.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'heading', page: marks.number, place, line }) })),
     ...loose.map((line) => ({ box: line.box, make: (place: FlowElement['place']): FlowElement => ({ kind: 'line', page: marks.number, place, line }) })),

@@ -1,4 +1,4 @@
-import { area, type Box, cluster, height, width } from './boxes.ts'
+import { area, type Box, cluster, height, verticalOverlap, width } from './boxes.ts'
 import type { ImageMark, PageMarks, PathMark } from './page-marks.ts'
 
 /*
@@ -8,7 +8,8 @@ import type { ImageMark, PageMarks, PathMark } from './page-marks.ts'
  * decoration closing each question, a footer strip, a logo. No coordinate or colour of any one
  * year is named: a question's figure is printed once, so what recurs on several pages is furniture,
  * in any layout. Drawings too small for a figure of their own (a letter's box) and lone rules are
- * left to the figure stage, which already keeps them out of figures.
+ * left to the figure stage, which already keeps them out of figures; a drawing set between words on
+ * a line (an equilibrium's arrows, 2015) is the text's, however often it recurs.
  */
 
 /** A drawing is furniture when it recurs on this many pages or more. */
@@ -36,6 +37,8 @@ export interface PageGraphics {
   readonly width: number
   readonly height: number
   readonly graphics: readonly Graphic[]
+  /** The boxes of the page's glyphs: a drawing set between words is the text's (an equilibrium's arrows). */
+  readonly text: readonly Box[]
 }
 
 /** A path painted white (a background behind text) shows nothing. */
@@ -51,7 +54,7 @@ export function isThin (box: Box): boolean {
 }
 
 /** The graphics of a page's marks: its images and the paths that show (white ones left out). */
-export function pageGraphics (marks: Pick<PageMarks, 'number' | 'width' | 'height' | 'images' | 'paths'>): PageGraphics {
+export function pageGraphics (marks: Pick<PageMarks, 'number' | 'width' | 'height' | 'images' | 'paths' | 'glyphs'>): PageGraphics {
   const tone = (value: number) => Math.round(value * 10) / 10
   return {
     page: marks.number,
@@ -60,19 +63,22 @@ export function pageGraphics (marks: Pick<PageMarks, 'number' | 'width' | 'heigh
     graphics: [
       ...marks.images.map((image) => ({ box: image, look: `image ${image.pixels}`, source: image })),
       ...marks.paths.filter((path) => !isWhite(path)).map((path) => ({ box: path.box, look: `${path.stroked ? 'stroke' : 'fill'} ${path.colour.map(tone).join(',')}`, source: path }))
-    ]
+    ],
+    text: marks.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped).map((glyph) => glyph.box)
   }
 }
 
 interface Drawing {
   readonly page: number
   readonly box: Box
+  /** Set between words on a line (an equilibrium's arrows, a symbol): the text's, however often it recurs. */
+  readonly inline: boolean
   /** Its graphics, their boxes from the drawing's top left corner. */
   readonly pieces: ReadonlyArray<{ readonly box: Box, readonly look: string }>
   readonly sources: ReadonlyArray<ImageMark | PathMark>
 }
 
-function drawingsOf ({ page, width: pageWidth, height: pageHeight, graphics }: PageGraphics): Drawing[] {
+function drawingsOf ({ page, width: pageWidth, height: pageHeight, graphics, text }: PageGraphics): Drawing[] {
   const large = (graphic: Graphic) => area(graphic.box) > LARGE_SHARE * pageWidth * pageHeight
   const small = graphics.filter((graphic) => !large(graphic))
   const groups = [...cluster(small.map((graphic) => graphic.box), TOUCHING).map((members) => members.map((at) => small[at]!)), ...graphics.filter(large).map((graphic) => [graphic])]
@@ -81,10 +87,22 @@ function drawingsOf ({ page, width: pageWidth, height: pageHeight, graphics }: P
     return {
       page,
       box,
+      inline: between(box, text),
       pieces: members.map((member) => ({ box: { x0: member.box.x0 - box.x0, y0: member.box.y0 - box.y0, x1: member.box.x1 - box.x0, y1: member.box.y1 - box.y0 }, look: member.look })),
       sources: members.map((member) => member.source)
     }
   })
+}
+
+/**
+ * Whether a box stands between glyphs on its row, one ending just before it and one starting just
+ * after, and is no wider than a few letters' heights (a rule running from a label to the next
+ * column's text is not set between words).
+ */
+function between (box: Box, text: readonly Box[]): boolean {
+  const onRow = (glyph: Box) => verticalOverlap(glyph, box) > 0.3 * Math.min(height(glyph), height(box)) && width(box) < 5 * height(glyph)
+  const near = (gap: number, glyph: Box) => gap > -1 && gap < 2 * height(glyph)
+  return text.some((glyph) => onRow(glyph) && near(box.x0 - glyph.x1, glyph)) && text.some((glyph) => onRow(glyph) && near(glyph.x0 - box.x1, glyph))
 }
 
 function sameBox (a: Box, b: Box): boolean {
@@ -112,7 +130,7 @@ function sameDrawing (a: Drawing, b: Drawing): boolean {
  * at least `least` points), and not a rule or two alone.
  */
 function couldBeFigure (drawing: Drawing, least: number): boolean {
-  if (Math.max(width(drawing.box), height(drawing.box)) < least) return false
+  if (drawing.inline || Math.max(width(drawing.box), height(drawing.box)) < least) return false
   return !(drawing.pieces.length <= 2 && drawing.pieces.every((piece) => isThin(piece.box)) && isThin(drawing.box))
 }
 

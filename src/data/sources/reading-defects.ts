@@ -7,8 +7,10 @@ import type { BookletSnapshot, SnapshotFigure, SnapshotRecord } from './reading-
  * - recurring-figure: a figure whose pixels, or whose size and look (a small one), recur in RECURRING or more
  *   records, at distinct places of the booklet (a logo beside every label, a rule, a footer strip);
  *   a shared text's figure, one place read into each of its questions, is not one.
- * - rule-figure: a figure thinner than RULE_THICKNESS points, a rule or a strip and no drawing (a
- *   footer strip ending alternative E, a rule opening a question), recurring or not.
+ * - rule-figure: a figure thinner than RULE_THICKNESS points and at least RULE_LENGTH long: a rule or
+ *   a strip and no drawing (a footer strip ending alternative E, a rule opening a question), or a
+ *   sliver cut off a drawing (a chart's rotated axis title cropped alone), recurring or not. A
+ *   shorter one (an equation's arrow) is left to the other measures.
  * - credit-in-asking: the sentence that asks holds a source credit ("Disponível em", "Acesso em",
  *   "(adaptado)", an author as a reference writes one: `RIBEIRO, A. E.`).
  * - line-numbers: a run of a text's margin line numbers among its words ("Parecia 1 2 que eu ia",
@@ -33,8 +35,9 @@ export interface Defect {
 
 /** A figure recurs when it stands in this many records or more. */
 export const RECURRING = 3
-/** A figure whose shorter side is below this (points) is a rule: a line of text is taller. */
+/** A figure whose shorter side is below this (points) and whose longer side reaches RULE_LENGTH is a rule: a line of text is taller. */
 export const RULE_THICKNESS = 7
+export const RULE_LENGTH = 40
 /** Near-same size: each side within this share of the other's. */
 const SIZE_TOLERANCE = 0.05
 /** Near-same look: the cells' grey differs by at most this on average (of 255). */
@@ -130,7 +133,7 @@ export function bookletDefects (snapshot: Pick<BookletSnapshot, 'records'>): Def
     if (credit !== null) defects.push({ ...at, kind: 'credit-in-asking', why: `asking sentence holds "${credit[0]}": ${asking.slice(0, 100)}` })
     const run = lineNumberRun(`${record.context ?? ''}\n\n${asking}`)
     if (run !== null) defects.push({ ...at, kind: 'line-numbers', why: `"${run}"` })
-    const rule = figures.find((figure) => Math.min(...sizeOf(figure)) < RULE_THICKNESS)
+    const rule = figures.find((figure) => Math.min(...sizeOf(figure)) < RULE_THICKNESS && Math.max(...sizeOf(figure)) >= RULE_LENGTH)
     if (rule !== undefined) defects.push({ ...at, kind: 'rule-figure', why: `${rule.name} (page ${rule.page}) is ${sizeOf(rule).map((side) => side.toFixed(1)).join(' × ')} pt` })
     const pictures = record.alternatives.filter((alternative) => alternative.file !== null)
     if (pictures.length === 1 && pictures[0]!.isCorrect) defects.push({ ...at, kind: 'key-picture', why: `only ${pictures[0]!.letter} (the key) is a picture` })

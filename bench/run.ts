@@ -244,14 +244,14 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
   const firstIndex = detail.questions[0]!.index
 
   let imagePath: string | undefined
-  for (let offset = 0; imagePath === undefined; offset += 50) {
+  // The first question with two figures or more in `files` (else the first with one): get_question carries them as images (issue 60).
+  let figured: QuestionRecord | undefined
+  for (let offset = 0; figured === undefined || figured.files.length < 2; offset += 50) {
     const page = await getJson(port, `/v1/exams/${year}/questions?limit=50&offset=${offset}`) as { questions: QuestionRecord[], metadata: { hasMore: boolean } }
     for (const question of page.questions) {
       const address = question.files[0] ?? question.alternatives.find((alternative) => alternative.file !== null)?.file
-      if (address !== undefined && address !== null) {
-        imagePath = new URL(address).pathname
-        break
-      }
+      if (imagePath === undefined && address !== undefined && address !== null) imagePath = new URL(address).pathname
+      if (question.files.length > (figured?.files.length ?? 0) && (figured === undefined || figured.files.length < 2)) figured = question
     }
     if (!page.metadata.hasMore) break
   }
@@ -275,6 +275,7 @@ async function discoverScenarios (port: number): Promise<Scenario[]> {
   scenarios.push(await scoresScenario(port, year))
   scenarios.push(...refusedBodyScenarios(year))
   scenarios.push(...mcpScenarios(year, firstIndex))
+  if (figured !== undefined) scenarios.push(...figureScenarios(year, figured))
   // Generating the costly rows' paths is work of the bench's own process that raised the server's CPU
   // per request in the rows measured after it (bench/results.md): done only when one of them runs.
   if (ONLY === undefined || ONLY.some((name) => COSTLY_ROW_NAMES.includes(name))) {
@@ -326,8 +327,8 @@ async function scoresScenario (port: number, year: number): Promise<Scenario> {
   return { name: 'scores (180 answers)', url: '/v1/scores', body, headers: { 'content-type': 'application/json' }, expectStatus: 200, json: true, ceilingCpuTarget: 4 }
 }
 
-/** Headers of an MCP client's POST (the 2025 era: no per-request envelope), taking what a browser takes. */
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'accept-encoding': BROWSER_ACCEPT_ENCODING }
+/** Headers of an MCP client's POST (the 2025 era: no per-request envelope); the rows add the encodings they take. */
+const MCP_AGENT_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
 /**
  * POST /mcp tool calls beside the REST answer of the same questions (issue 45: at most 3x its CPU;
@@ -338,7 +339,8 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 function mcpScenarios (year: number, index: number): Scenario[] {
   const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
   const rest = (name: string, url: string): Scenario => ({ name, url, headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING }, expectStatus: 200, json: true, p99TargetMs: 50 })
-  const mcp = (name: string, row: string, body: string, unit: string, times: number): Scenario => ({ name, url: `/mcp?row=${row}`, body, headers: MCP_HEADERS, expectStatus: 200, json: true, p99TargetMs: 50, singleQuestionCpuTarget: times, cpuUnitRow: unit })
+  const mcp = (name: string, row: string, body: string, unit: string, times: number, encoding: Record<string, string> = { 'accept-encoding': BROWSER_ACCEPT_ENCODING }): Scenario => ({ name, url: `/mcp?row=${row}`, body, headers: { ...MCP_AGENT_HEADERS, ...encoding }, expectStatus: 200, json: true, p99TargetMs: 50, singleQuestionCpuTarget: times, cpuUnitRow: unit })
+  const plain = (name: string, url: string): Scenario => ({ name, url, headers: {}, expectStatus: 200, json: true, p99TargetMs: 50 })
   return [
     rest('REST search 50 gzip/br', '/v1/questions?q=energia&limit=50'),
     mcp('MCP search 50 gzip/br', 'search', call('search_questions', { q: 'energia', limit: 50 }), 'REST search 50 gzip/br', 3),
@@ -346,8 +348,29 @@ function mcpScenarios (year: number, index: number): Scenario[] {
     mcp('MCP practice 50 gzip/br', 'practice', call('practice_questions', { discipline: 'matematica', score: 620, count: 50 }), 'REST practice 50 gzip/br', 3),
     rest('REST random 50 gzip/br', '/v1/questions/random?count=50'),
     mcp('MCP random 50 gzip/br', 'random', call('random_questions', { count: 50 }), 'REST random 50 gzip/br', 3),
+    // Issue 60: the calls as agents make them (no compression asked, no seed), against the same REST requests.
+    plain('REST practice 50 as agents', '/v1/questions/practice?discipline=linguagens&score=650&count=50'),
+    mcp('MCP practice 50 as agents', 'agents-practice', call('practice_questions', { discipline: 'linguagens', score: 650, count: 50 }), 'REST practice 50 as agents', 3, {}),
+    plain('REST search 50 as agents', '/v1/questions?q=texto&limit=50'),
+    mcp('MCP search 50 as agents', 'agents-search', call('search_questions', { q: 'texto', limit: 50 }), 'REST search 50 as agents', 3, {}),
+    plain('REST random 50 as agents', '/v1/questions/random?count=50'),
+    mcp('MCP random 50 as agents', 'agents-random', call('random_questions', { count: 50 }), 'REST random 50 as agents', 3, {}),
     mcp('MCP get_question', 'question', call('get_question', { year, index }), 'single question', 3),
     mcp('MCP check_answer', 'check', call('check_answer', { year, index, answer: 'A' }), 'single question', 5)
+  ]
+}
+
+/**
+ * Issue 60: a get_question that carries its figures as images, beside what it replaces (the same
+ * question's REST answer and each of its figures from /files, asked as agents ask: no compression).
+ * Its bound is the sum of those rows, read off the table (the bench counts a row in one unit).
+ */
+function figureScenarios (year: number, question: QuestionRecord): Scenario[] {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_question', arguments: { year, index: question.index } } })
+  return [
+    { name: 'REST figure question as agents', url: `/v1/exams/${year}/questions/${question.index}`, headers: {}, expectStatus: 200, json: true },
+    ...question.files.map((address, at): Scenario => ({ name: `figure ${at + 1} (/files) as agents`, url: new URL(address).pathname, headers: {}, expectStatus: 200, json: false })),
+    { name: 'MCP get_question with figures as agents', url: '/mcp?row=agents-figures', body, headers: MCP_AGENT_HEADERS, expectStatus: 200, json: true, singleQuestionCpuTarget: 1 + question.files.length * 2, cpuUnitRow: 'REST figure question as agents' }
   ]
 }
 

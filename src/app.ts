@@ -173,7 +173,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   const turns = new FairTurns()
   // One cache of the dataset's files for /files and the MCP tools' figures: the same bytes, read once.
   const files = new ServedFiles(servableFiles, `${config.publicUrl}/files`)
-  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, files, catalog, log: fastify.log }), prepared: new PreparedResults({ answers, files, log: fastify.log }), publicUrl: config.publicUrl, log: fastify.log, turns })
+  const mcpPrepared = new PreparedResults({ answers, files, log: fastify.log })
+  const mcpEndpoint = new McpEndpoint({ factory: mcpServerFactory({ answers, files, catalog, log: fastify.log }), prepared: mcpPrepared, publicUrl: config.publicUrl, log: fastify.log, turns })
   await fastify.register(openApi, { publicUrl: config.publicUrl, rateLimit: config.rateLimit, endpoints, credits })
   await fastify.register(async (counted) => {
     // The limiter counts the routes of this scope only, /v1 and /mcp with one quota per client: files,
@@ -235,6 +236,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   fastify.addHook('preClose', (done) => {
     fastPath.close()
     prepared.stopBackground()
+    mcpPrepared.stopBackground()
     answers.finding.finder.stopBuilding()
     done()
   })
@@ -242,6 +244,8 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
   fastify.addHook('onListen', (done) => {
     // Its promise only says when it is done, which nothing here waits for.
     prepared.prepareInBackground()
+    // And the MCP tools' text and key-withheld JSON of every record, the same way.
+    void mcpPrepared.prepareInBackground(catalog.listExams().flatMap((exam) => exam.questions))
     done()
   })
 }, { name: 'enem-api', fastify: '5.x' })

@@ -245,7 +245,7 @@ export const app = fastifyPlugin(async (fastify: FastifyInstance, { config, cata
     // Its promise only says when it is done, which nothing here waits for.
     prepared.prepareInBackground()
     // And the MCP tools' text and key-withheld JSON of every record, the same way.
-    void mcpPrepared.prepareInBackground(catalog.listExams().flatMap((exam) => exam.questions))
+    mcpPrepared.prepareInBackground(catalog.listExams().flatMap((exam) => exam.questions)).catch((error: unknown) => { fastify.log.error({ err: error }, 'preparing the MCP questions failed') })
     done()
   })
 }, { name: 'enem-api', fastify: '5.x' })

@@ -40,6 +40,8 @@ const SAME_SHAPE = 0.97
 const SAME_ADVANCE = 0.01
 /** A glyph named by its words needs this many of them found, and more than twice the next letter's. */
 const MIN_WORD_EVIDENCE = 2
+/** What OCR reads a glyph as, and the character it is when a mapped glyph already prints what OCR read. */
+const OCR_TWINS: Readonly<Record<string, string>> = { ',': '’', '\'': '’', '|': 'I', '-': '–', '"': '”' }
 /** Candidate shifts tried when no glyph is named by shape. */
 const MAX_SHIFT = 256
 
@@ -336,7 +338,11 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
   if (options.nameGlyphs != null && left.length > 0) {
     const read = options.nameGlyphs(left.map((gid) => ({ font, gid })))
     left.forEach((gid, at) => {
-      const text = read[at]
+      const reading = read[at]
+      // A name a mapped glyph prints otherwise may be OCR's reading of its typographic twin: a raised comma
+      // is an apostrophe (2021's d’água), a bar a capital I (2025's cover).
+      const twin = reading == null ? undefined : OCR_TWINS[reading]
+      const text = reading != null && printedOtherwise.has(reading) && twin !== undefined && !printedOtherwise.has(twin) ? twin : reading
       if (text != null && text !== '' && !printedOtherwise.has(text)) {
         table.set(gid, text)
         by.set(gid, 'ocr')

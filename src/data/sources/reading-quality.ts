@@ -98,8 +98,14 @@ function firstDifference (ours: DatasetQuestion, theirs: DatasetQuestion): strin
   const differing = theirs.alternatives.find((alternative, at) => !sameAlternative(ours.alternatives[at]!, alternative))
   if (differing === undefined) return ''
   const own = ours.alternatives.find((alternative) => alternative.letter === differing.letter)
-  const show = (alternative: typeof differing | undefined) => alternative === undefined ? 'none' : `${alternative.file === null ? '' : '[picture] '}"${(alternative.text ?? '').slice(0, 60)}"`
-  return ` (${differing.letter}: ours ${show(own)}, theirs ${show(differing)})`
+  // Where the two texts part, with a little before it: the difference, not the first words both share.
+  const a = normalText(own?.text ?? null)
+  const b = normalText(differing.text)
+  let from = 0
+  while (from < a.length && a[from] === b[from]) from++
+  from = Math.max(0, from - 20)
+  const show = (alternative: typeof differing | undefined, text: string) => alternative === undefined ? 'none' : `${alternative.file === null ? '' : '[picture] '}"${from > 0 ? '…' : ''}${text.slice(from, from + 60)}"`
+  return ` (${differing.letter}: ours ${show(own, a)}, theirs ${show(differing, b)})`
 }
 
 /** Characters (edits) by which two alternatives may differ and count as near: a typo of either side. */

@@ -18,9 +18,8 @@ import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
 import { fileHashes, gitHash, treeHash } from '../../src/data/sources/git-hashes.ts'
 import { LEFT_OUT_REASONS, questionFolder } from '../../src/data/sources/converted-exam.ts'
 import { parseBookletFileName } from '../../src/data/sources/booklets/booklet-files.ts'
-import { readingsAgree } from '../../src/data/sources/booklets/booklet-readings.ts'
+import { compareReadings, readingsAgree } from '../../src/data/sources/booklets/booklet-readings.ts'
 import { repairRules } from '../../src/data/sources/booklets/booklet-repairs.ts'
-import { compareRecords } from '../../src/data/sources/reading-comparison.ts'
 import { SOURCE_NAMES, SOURCE_PINS, type SourceName } from '../../src/data/sources/source-pins.ts'
 import { writeConversion } from '../../src/data/sources/write-conversion.ts'
 import { build, TEST_PUBLIC_URL, type SendRequest, type TestServer } from '../helper.ts'
@@ -188,7 +187,7 @@ describe('npm run dataset on the four local copies', { skip }, () => {
           counted.kept++
         } else {
           // Neither row: the two readings agree, and the record is the print's.
-          assert.ok(readingsAgree(compareRecords(now, was)), `${exam.exam}/${folder}: served as printed, yet it does not agree with the transcription`)
+          assert.ok(readingsAgree(compareReadings(now, was)), `${exam.exam}/${folder}: served as printed, yet it does not agree with the transcription`)
           counted.print++
         }
       }

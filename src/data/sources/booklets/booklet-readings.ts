@@ -5,16 +5,17 @@ import { DEFAULT_APPLICATION } from '../../exam-key.ts'
 import type { ReadingRow, RepairRow } from '../../official/official-table.ts'
 import type { DatasetQuestion } from '../../record-schemas.ts'
 import { examFolder, type ConvertedExam, type ConvertedRecord, type LeftOut } from '../converted-exam.ts'
-import { compareRecords, normalText, RATIO, type RecordComparison } from '../reading-comparison.ts'
+import { compareRecords, normalText, RATIO, sameAlternative, type RecordComparison } from '../reading-comparison.ts'
 import { BLUE_BOOKLET, parseBookletFileName } from './booklet-files.ts'
 import { bookletKeys } from './booklet-keys.ts'
-import { repairRecord, repairRules, type RepairRule } from './booklet-repairs.ts'
+import { letterShare, repairRecord, repairRules, TYPO_SHARE, type RepairRule } from './booklet-repairs.ts'
 
 /*
  * The print wins where two readings agree (`npm run dataset`, for an exam another source gives and
  * whose booklet of a day is pinned). Per record of such a day, the booklet's reading against the
  * transcription's, as src/data/sources/reading-comparison.ts compares them (every alternative equal
- * after forgiving form; the statement's words in order, RATIO each way):
+ * after forgiving form, or but a typo of the transcription's, which the print corrects; the statement's
+ * words in order, RATIO each way):
  *
  *   - they agree: the record becomes the booklet's reading — its statement, figures, asking sentence and
  *     alternatives as printed — keeping its key, discipline, language and title. Where the print's reading
@@ -74,7 +75,24 @@ const CUT = 400
 const shortened = (text: string) => (text.length > CUT ? `${text.slice(0, CUT)}…` : text)
 const statementText = (record: DatasetQuestion) => normalText(`${record.context ?? ''} ${record.alternativesIntroduction ?? ''}`)
 
-/** Whether the two readings agree, as reading-comparison.ts measures them. */
+/**
+ * Whether an alternative of the print's reading and the transcription's are the same reading: equal as
+ * reading-comparison.ts forgives form, or differing by a typo (TYPO_SHARE of their letters in order, as a
+ * repair takes it: `politico` for `político`, a lookalike letter of another alphabet), which the print corrects.
+ */
+function sameOrTypo (print: DatasetQuestion['alternatives'][number], theirs: DatasetQuestion['alternatives'][number]): boolean {
+  if (sameAlternative(print, theirs)) return true
+  return print.text !== null && theirs.text !== null && letterShare(print.text, theirs.text) >= TYPO_SHARE
+}
+
+/** The two readings of a record compared: the statement as reading-comparison.ts measures it; the alternatives equal but a typo. */
+export function compareReadings (print: DatasetQuestion, transcription: DatasetQuestion): RecordComparison {
+  const comparison = compareRecords(print, transcription)
+  const alternatives = print.alternatives.length === transcription.alternatives.length && transcription.alternatives.every((alternative, at) => sameOrTypo(print.alternatives[at]!, alternative))
+  return { ...comparison, alternatives }
+}
+
+/** Whether the two readings agree: every alternative the same but a typo, the statement's words in order RATIO each way. */
 export function readingsAgree (comparison: RecordComparison): boolean {
   return comparison.alternatives && comparison.theirsInOurs >= RATIO && (comparison.oursInTheirs === null || comparison.oursInTheirs >= RATIO)
 }
@@ -85,7 +103,7 @@ function difference (record: DatasetQuestion, print: DatasetQuestion, comparison
     if (print.alternatives.length !== record.alternatives.length) {
       return { why: 'alternatives-differ', detail: `the booklet's reading shows ${print.alternatives.length} alternatives, the transcription ${record.alternatives.length}`, transcription: '', print: '' }
     }
-    const differing = record.alternatives.flatMap((alternative, at) => (normalText(alternative.text) === normalText(print.alternatives[at]!.text) ? [] : [at]))
+    const differing = record.alternatives.flatMap((alternative, at) => (sameOrTypo(print.alternatives[at]!, alternative) ? [] : [at]))
     const side = (of: DatasetQuestion) => differing.map((at) => `${of.alternatives[at]!.letter}) ${of.alternatives[at]!.text ?? '(a figure)'}`).join(' | ')
     return { why: 'alternatives-differ', detail: `alternative${differing.length === 1 ? '' : 's'} ${differing.map((at) => record.alternatives[at]!.letter).join(', ')} read otherwise`, transcription: shortened(side(record)), print: shortened(side(print)) }
   }
@@ -232,7 +250,7 @@ export function readingsFromBooklet (outDir: string, booklet: ConvertedExam, ser
     const at = printedPlace(record.index, language)
     const { match, leftOut } = at === null ? { match: undefined, leftOut: undefined } : bookletMatch(booklet, at.index, at.language ?? language)
     const day = dayOf(record.index)
-    entries.push({ file, folder, record, rules, day, booklet: bookletOfDay.get(day) ?? `the booklet of day ${day}`, match, leftOut, comparison: rules.length === 0 && match !== undefined ? compareRecords(match.record, record) : null })
+    entries.push({ file, folder, record, rules, day, booklet: bookletOfDay.get(day) ?? `the booklet of day ${day}`, match, leftOut, comparison: rules.length === 0 && match !== undefined ? compareReadings(match.record, record) : null })
   }
 
   const days: DayAgreement[] = [...new Set(entries.map((entry) => entry.day))].sort().map((day) => {

@@ -71,7 +71,7 @@ const shown = (alternative: DatasetQuestion['alternatives'][number]) => (isEmpty
 const letters = (list: readonly string[]) => `alternative${list.length === 1 ? '' : 's'} ${list.join(', ')}`
 
 /** The share of `a`'s letters found in order in `b`, and of `b`'s in `a`: the smaller. */
-function letterShare (a: string, b: string): number {
+export function letterShare (a: string, b: string): number {
   const left = [...normalText(a)]
   const right = [...normalText(b)]
   return Math.min(inOrderShare(left, right), inOrderShare(right, left))

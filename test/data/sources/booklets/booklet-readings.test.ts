@@ -130,11 +130,15 @@ test('the transcription stays where the print\'s reading shows fewer figures, ha
   const pictured = transcription(102, { files: ['https://enem.dev/2014/questions/102/a.png', 'https://enem.dev/2014/questions/102/b.png'] })
   const replaced = transcription(104, { files: ['https://enem.dev/2014/questions/104/old.png'] })
   const runTogether = print(105, { context: null, files: [], alternativesIntroduction: `${statement(105)} ${asking}` })
-  const { made: folder, exam } = made(t, 0, { records: [pictured, transcription(103), replaced, transcription(105)], readings: [print(102), print(104), runTogether] })
+  // A typo of the transcription (an accent dropped) is no disagreement: the print corrects it.
+  const mistyped = transcription(106)
+  mistyped.alternatives[0] = { ...mistyped.alternatives[0]!, text: alternative(106, 0).replace('questão', 'questao') }
+  const { made: folder, exam } = made(t, 0, { records: [pictured, transcription(103), replaced, transcription(105), mistyped], readings: [print(102), print(104), runTogether, print(106)] })
   writeFileSync(path.join(folder.dir, '2014', 'questions', '104', 'old.png'), PNG)
   const result = readingsFromBooklet(folder.dir, exam, (record) => record.language, new Set())
   assert.deepEqual(result.readings.map((row) => [row.index, row.why]), [[102, 'fewer-figures'], [103, 'not-read'], [105, 'print-without-statement']])
-  assert.deepEqual([result.counts.agreeingKept, result.counts.disagreeing, result.counts.print], [2, 1, 11])
+  assert.deepEqual([result.counts.agreeingKept, result.counts.disagreeing, result.counts.print], [2, 1, 12])
+  assert.equal(folder.read(106).alternatives[0]!.text, alternative(106, 0).toLowerCase())
   assert.deepEqual(folder.read(102), pictured)
   // The words agree, but taking the print would leave 105 without a statement.
   assert.deepEqual(folder.read(105), transcription(105))

@@ -2,7 +2,7 @@ import { area, type Box, cluster, coveredShare, grow, height, intersect, near, u
 import { isDrawnLetter } from './drawn-letters.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
-import { isThin, isWhite } from './recurring-drawings.ts'
+import { between, isThin, isWhite } from './recurring-drawings.ts'
 import type { Line } from './text-lines.ts'
 
 /*
@@ -76,6 +76,7 @@ export function pageFigures (input: FigureInput): Figure[] {
     ((line.x0 + line.x1) / 2 < gutterX) === ((figure.x0 + figure.x1) / 2 < gutterX)
   const clusters = cluster(marks.map((mark) => mark.box), CLUSTER_GAP, apart).map((members) => members.map((at) => marks[at]!))
   const prose = proseBlocks(input.lines)
+  const glyphBoxes = input.lines.flatMap((line) => line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped).map((glyph) => glyph.box))
   const figures: Figure[] = []
   for (const all of clusters) {
     const members = all.filter((mark) => mark.text === undefined)
@@ -88,6 +89,8 @@ export function pageFigures (input: FigureInput): Figure[] {
       if (!named && members.every((mark) => mark.thin) && members.length <= 2 && isThin(box)) continue
       if (width(box) < DECORATION_SIZE * textSize && height(box) < DECORATION_SIZE * textSize) continue
       if (decoratesLabel(box)) continue
+      // Drawn between words on a line (a reaction's arrow): the formula's, cropped with its line (read-booklet.ts).
+      if (between(box, glyphBoxes)) continue
     }
     // The cluster's box holds text set inside it (labels, cells); that text is the figure's.
     const grown = grow(box, LABEL_MARGIN)

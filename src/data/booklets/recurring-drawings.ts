@@ -99,7 +99,7 @@ function drawingsOf ({ page, width: pageWidth, height: pageHeight, graphics, tex
  * after, and is no wider than a few letters' heights (a rule running from a label to the next
  * column's text is not set between words).
  */
-function between (box: Box, text: readonly Box[]): boolean {
+export function between (box: Box, text: readonly Box[]): boolean {
   const onRow = (glyph: Box) => verticalOverlap(glyph, box) > 0.3 * Math.min(height(glyph), height(box)) && width(box) < 5 * height(glyph)
   const near = (gap: number, glyph: Box) => gap > -1 && gap < 2 * height(glyph)
   return text.some((glyph) => onRow(glyph) && near(box.x0 - glyph.x1, glyph)) && text.some((glyph) => onRow(glyph) && near(glyph.x0 - box.x1, glyph))
@@ -112,17 +112,34 @@ function sameBox (a: Box, b: Box): boolean {
 /** Two drawings are the same when their sizes match and nearly all their pieces stand at the same places, looking alike. */
 function sameDrawing (a: Drawing, b: Drawing): boolean {
   if (Math.abs(width(a.box) - width(b.box)) > SAME_SIZE || Math.abs(height(a.box) - height(b.box)) > SAME_SIZE) return false
-  const most = Math.max(a.pieces.length, b.pieces.length)
-  if (Math.min(a.pieces.length, b.pieces.length) < SAME_PIECES * most) return false
+  return samePieces(a.pieces, b.pieces)
+}
+
+function samePieces (a: Drawing['pieces'], b: Drawing['pieces']): boolean {
+  const most = Math.max(a.length, b.length)
+  if (Math.min(a.length, b.length) < SAME_PIECES * most) return false
   const taken = new Set<number>()
   let matched = 0
-  for (const piece of a.pieces) {
-    const at = b.pieces.findIndex((other, index) => !taken.has(index) && other.look === piece.look && sameBox(other.box, piece.box))
+  for (const piece of a) {
+    const at = b.findIndex((other, index) => !taken.has(index) && other.look === piece.look && sameBox(other.box, piece.box))
     if (at === -1) continue
     taken.add(at)
     matched++
   }
   return matched >= SAME_PIECES * most
+}
+
+/**
+ * The same ornament drawn out to another width: two or more shapes (a chain of diamonds) at the same
+ * places, and nothing else but level rules, whose lengths follow the column (2015 closes a question
+ * on a page of one wide column with the two-column ornament's diamonds and longer rules).
+ */
+function sameOrnament (a: Drawing, b: Drawing): boolean {
+  const shapes = (drawing: Drawing) => drawing.pieces.filter((piece) => !isThin(piece.box))
+  const level = (drawing: Drawing) => drawing.pieces.every((piece) => !isThin(piece.box) || height(piece.box) < 1.6)
+  if (Math.abs(height(a.box) - height(b.box)) > SAME_SIZE || !level(a) || !level(b)) return false
+  const ours = shapes(a)
+  return ours.length >= 2 && samePieces(ours, shapes(b))
 }
 
 /**
@@ -143,6 +160,7 @@ export function recurringDrawings (pages: readonly PageGraphics[], least: number
   // Sorted by width, so that each drawing is compared with the few of about its width only.
   drawings.sort((a, b) => width(a.box) - width(b.box))
   const furniture = new Set<ImageMark | PathMark>()
+  const ornaments = drawings.filter((drawing) => drawing.pieces.filter((piece) => !isThin(piece.box)).length >= 2 && drawing.pieces.some((piece) => isThin(piece.box)))
   for (let at = 0; at < drawings.length; at++) {
     const drawing = drawings[at]!
     const pagesSeen = new Set([drawing.page])
@@ -153,6 +171,7 @@ export function recurringDrawings (pages: readonly PageGraphics[], least: number
         if (!pagesSeen.has(candidate.page) && sameDrawing(drawing, candidate)) pagesSeen.add(candidate.page)
       }
     }
+    if (pagesSeen.size < RECURS_ON) for (const candidate of ornaments) if (!pagesSeen.has(candidate.page) && sameOrnament(drawing, candidate)) pagesSeen.add(candidate.page)
     if (pagesSeen.size >= RECURS_ON) for (const source of drawing.sources) furniture.add(source)
   }
   return furniture

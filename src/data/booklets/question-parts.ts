@@ -5,6 +5,7 @@ import { isCredit, opensReference } from './credits.ts'
 import { CLITIC, joinHyphenated, REPEATED_HYPHEN } from './hyphenation.ts'
 import { withoutLineNumbers } from './line-numbers.ts'
 import { textTable } from './tables.ts'
+import { unboxedText } from './text-boxes.ts'
 import type { FlowElement } from './question-regions.ts'
 import type { Line } from './text-lines.ts'
 
@@ -56,8 +57,8 @@ type FigureElement = FlowElement & { kind: 'figure' }
 
 /** The parts of a question from its elements (shared text first). */
 export function questionParts (printed: readonly FlowElement[]): QuestionParts {
-  // Line numbers in a text's margin are no words of it.
-  const elements = withoutLineNumbers(printed)
+  // Line numbers in a text's margin are no words of it; a boxed text is its words.
+  const elements = unboxedText(withoutLineNumbers(printed))
   const markers = findMarkers(elements)
   if (markers === null) {
     const blocks = statementBlocks(elements, columnRights(elements))
@@ -210,7 +211,11 @@ export function statementBlocks (elements: readonly FlowElement[], columnRight: 
     blocks.push(...paragraphs(run, size, columnRight))
     run = []
   }
+  let band: number | null = null
   for (const element of elements) {
+    // A part of a boxed text (text-boxes.ts gives each a band of its own, between the page's) is a text of its own.
+    if (element.place.band !== band && !Number.isInteger(element.place.band)) flush()
+    band = element.place.band
     if (element.kind === 'figure') {
       // A table set as text between rules is text: its title and source, what the figure took beside it, are paragraphs.
       const table = textTable(element.figure)
@@ -354,7 +359,7 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySiz
       const newParagraph = inSmallPrint
         ? gap > 0.5 * line.size || (/[.!?]$/u.test(before.text) && opensReference(line.text))
         : !sameColumn
-            ? sizeChanged || (previousShort && /[.:!?"”»)]$/u.test(before.text)) // a paragraph carried into the next column goes on
+            ? sizeChanged || boldChanged || (previousShort && /[.:!?"”»)]$/u.test(before.text)) // a paragraph carried into the next column goes on
             : gap > 0.2 * line.size || indented || sizeChanged || boldChanged || (previousShort && /[.:!?]$/u.test(before.text) && line.box.x0 > before.box.x0 + 1)
       if (newParagraph) flush()
       else text.push(joiner(text[text.length - 1] ?? '', line.text, (sameColumn && !inSmallPrint && verseOf(previous) && !indented) || listItem(element)))

@@ -161,3 +161,17 @@ test('tables set as text between rules are text: every cell\'s words come from t
   // The contract names them (2025: 129, 142, 165, 169 were pictures).
   for (const number of [129, 142, 165, 169]) assert.ok(tables.some((table) => table.number === number), `question ${number} has a table`)
 })
+
+test('a boxed text is its words once: a frame around prose gives way to its lines, each part of it read whole (2025 q42, the contract\'s case)', { skip }, () => {
+  const { questions } = readBooklet(booklet(D1_2025))
+  const boxed = questions.find(({ region }) => region.number === 42)!
+  const framed = boxed.region.elements.flatMap((element) => (element.kind === 'figure' ? [element.figure] : []))
+  assert.equal(framed.length, 1, 'the page draws one frame')
+  assert.equal(boxed.parts.statement.filter((block) => block.kind === 'figure').length, 0)
+  const text = boxed.parts.statement.flatMap((block) => (block.kind === 'text' ? [block.text] : [])).join('\n\n')
+  // Every line the frame holds is in the text as often as the page prints it (once, or a heading each part repeats).
+  const frame = framed[0]!.box
+  const held = boxed.region.elements.flatMap((element) => (element.kind === 'line' && element.line.box.y0 > frame.y0 && element.line.box.y1 < frame.y1 ? [element.line] : []))
+  const printed = [...held, ...framed[0]!.lines].map((line) => line.text)
+  for (const line of new Set(printed)) assert.equal(text.split(line).length - 1, printed.filter((other) => other === line).length, `"${line}" as often as printed`)
+})

@@ -130,6 +130,18 @@ function samePieces (a: Drawing['pieces'], b: Drawing['pieces']): boolean {
 }
 
 /**
+ * The same band drawn to another width: a drawing lower than a line of text (a rule with its ornament)
+ * made of the same kinds of pieces (look and height), whatever their lengths and how many repeat (2014
+ * and 2016 close a question on a page of one wide column with the two-column page's band, drawn longer,
+ * its hatching repeated further).
+ */
+function sameBand (a: Drawing, b: Drawing): boolean {
+  if (Math.abs(height(a.box) - height(b.box)) > SAME_SIZE) return false
+  const kinds = (drawing: Drawing) => [...new Set(drawing.pieces.map((piece) => `${piece.look}|${Math.round(height(piece.box) * 2)}`))].sort().join(';')
+  return kinds(a) === kinds(b)
+}
+
+/**
  * The same ornament drawn out to another width: two or more shapes (a chain of diamonds) at the same
  * places, and nothing else but level rules, whose lengths follow the column (2015 closes a question
  * on a page of one wide column with the two-column ornament's diamonds and longer rules).
@@ -160,6 +172,8 @@ export function recurringDrawings (pages: readonly PageGraphics[], least: number
   // Sorted by width, so that each drawing is compared with the few of about its width only.
   drawings.sort((a, b) => width(a.box) - width(b.box))
   const furniture = new Set<ImageMark | PathMark>()
+  // Bands: lower than a line of text (least is a few lines' height), wider than a figure's least.
+  const bands = drawings.filter((drawing) => height(drawing.box) < least / 2 && width(drawing.box) >= least && drawing.pieces.length >= 2)
   const ornaments = drawings.filter((drawing) => drawing.pieces.filter((piece) => !isThin(piece.box)).length >= 2 && drawing.pieces.some((piece) => isThin(piece.box)))
   for (let at = 0; at < drawings.length; at++) {
     const drawing = drawings[at]!
@@ -172,6 +186,7 @@ export function recurringDrawings (pages: readonly PageGraphics[], least: number
       }
     }
     if (pagesSeen.size < RECURS_ON) for (const candidate of ornaments) if (!pagesSeen.has(candidate.page) && sameOrnament(drawing, candidate)) pagesSeen.add(candidate.page)
+    if (pagesSeen.size < RECURS_ON && bands.includes(drawing)) for (const candidate of bands) if (!pagesSeen.has(candidate.page) && sameBand(drawing, candidate)) pagesSeen.add(candidate.page)
     if (pagesSeen.size >= RECURS_ON) for (const source of drawing.sources) furniture.add(source)
   }
   return furniture

@@ -70,10 +70,10 @@ const percent = (share: number) => `${Math.round(share * 100)} %`
 const shown = (alternative: DatasetQuestion['alternatives'][number]) => (isEmpty(alternative) ? 'empty' : alternative.text === null ? 'a figure' : JSON.stringify(normalText(alternative.text)))
 const letters = (list: readonly string[]) => `alternative${list.length === 1 ? '' : 's'} ${list.join(', ')}`
 
-/** The share of `a`'s letters found in order in `b`, and of `b`'s in `a`: the smaller. */
+/** The share of `a`'s letters found in order in `b`, and of `b`'s in `a`: the smaller. Spaces are form, not letters (`CH3 -(CH)2` and `CH3-(CH)2`). */
 export function letterShare (a: string, b: string): number {
-  const left = [...normalText(a)]
-  const right = [...normalText(b)]
+  const left = [...normalText(a).replace(/\s+/gu, '')]
+  const right = [...normalText(b).replace(/\s+/gu, '')]
   return Math.min(inOrderShare(left, right), inOrderShare(right, left))
 }
 
@@ -84,10 +84,37 @@ function withCapitalOf (text: string, theirs: string): string {
 }
 
 /**
+ * A paragraph's last sentence apart from the sentences before it (a sentence ends at `.`, `!`, `?` or `…`
+ * followed by a capital), or null when it holds one sentence, or too few words before it to be a statement.
+ */
+export function lastSentenceApart (text: string): { readonly before: string, readonly last: string } | null {
+  const ends = [...text.matchAll(/[.!?…]["”»)]?\s+(?=["“«(]?\p{Lu})/gu)]
+  const end = ends.at(-1)
+  if (end === undefined) return null
+  const cut = end.index + end[0].length
+  const before = text.slice(0, cut).trim()
+  const last = text.slice(cut).trim()
+  return words(before).length < 5 || last === '' ? null : { before, last }
+}
+
+/**
+ * The booklet's reading with its statement apart from its asking sentence where it read them as one
+ * (a statement printed in the same paragraph as the question, 2009's 145: no context, the whole paragraph
+ * its asking sentence): the question is the paragraph's last sentence, the statement what stands before it.
+ */
+function withStatementApart (booklet: ConvertedRecord): ConvertedRecord {
+  const ours = booklet.record
+  if ((ours.context ?? '').trim() !== '' || ours.files.length > 0 || ours.alternativesIntroduction === null) return booklet
+  const apart = lastSentenceApart(ours.alternativesIntroduction)
+  return apart === null ? booklet : { ...booklet, record: { ...ours, context: apart.before, alternativesIntroduction: apart.last } }
+}
+
+/**
  * `record` (taken by `rules`) completed from `booklet`, the booklet's reading of the same position,
  * or why it is not. Pure: the caller writes the record and its files.
  */
-export function repairRecord (record: DatasetQuestion, rules: readonly RepairRule[], booklet: ConvertedRecord, target: RepairTarget): RepairResult {
+export function repairRecord (record: DatasetQuestion, rules: readonly RepairRule[], read: ConvertedRecord, target: RepairTarget): RepairResult {
+  const booklet = withStatementApart(read)
   const ours = booklet.record
   const statement = rules.includes('no-statement') || rules.includes('placeholder-image')
   if (statement && (ours.context ?? '').trim() === '') return notRepaired('the booklet prints nothing before its asking sentence: there is no statement to complete it with')

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { OfficialPosition } from '../../../../src/data/official/official-table.ts'
 import type { DatasetQuestion } from '../../../../src/data/record-schemas.ts'
-import { repairFromBooklet, repairRecord, repairRules, type RepairTarget } from '../../../../src/data/sources/booklets/booklet-repairs.ts'
+import { lastSentenceApart, letterShare, repairFromBooklet, repairRecord, repairRules, type RepairTarget } from '../../../../src/data/sources/booklets/booklet-repairs.ts'
 import type { ConvertedExam, ConvertedRecord } from '../../../../src/data/sources/converted-exam.ts'
 import { RATIO } from '../../../../src/data/sources/reading-comparison.ts'
 
@@ -200,4 +200,20 @@ test('a dataset folder is repaired in place: records written back with their fig
   assert.deepEqual(readFileSync(path.join(dir, '2023', 'questions', '141', 'figura-1.png')), Buffer.from(PNG))
   // Not repaired, not taken, or at a position the booklet does not print (day 1): as they were.
   assert.deepEqual(['142', '143', '144', '1-ingles'].map((folder) => readFileSync(path.join(dir, '2023', 'questions', folder, 'details.json'))), unchanged)
+})
+
+test('a booklet reading that holds its statement and question in one paragraph gives the statement apart: the question is its last sentence', () => {
+  assert.deepEqual(lastSentenceApart(`${STATEMENT} ${ASKING}`), { before: STATEMENT, last: ASKING })
+  assert.equal(lastSentenceApart(ASKING), null)
+  // Too few words before the last sentence to be a statement.
+  assert.equal(lastSentenceApart(`Veja. ${ASKING}`), null)
+  const result = repairRecord(question(), ['no-statement'], bookletReading({ context: null, files: [], alternativesIntroduction: `${STATEMENT} ${ASKING}` }, new Map()), target())
+  assert.ok(result.repaired, result.detail)
+  assert.equal(result.record.context, STATEMENT)
+  assert.equal(result.record.alternativesIntroduction, ASKING)
+})
+
+test('a typo\'s letters are counted without spaces: spacing is form', () => {
+  assert.equal(letterShare('CH3 -(CH)2 -CH(OH)', 'CH3-(CH)2-CH(OH)'), 1)
+  assert.ok(letterShare('x. y. z', 'x ⋅ y ⋅ z') < 0.95)
 })

@@ -173,7 +173,8 @@ const PROSE_WORDS = 8
 /**
  * Lines of words set one under another at one left edge, three or more at a line's spacing: prose set
  * narrow beside a figure ("O mapa ao lado representa um / bairro de determinada cidade, …"), whose short
- * lines are no labels. A chart's ticks stack too, but are numbers. Two such lines are prose where
+ * lines are no labels. A chart's ticks stack too, but are numbers, and a legend's names ("Filtro solar
+ * III", "Filtro solar IV"), a few words each with no stop. Two such lines are prose where
  * one holds a sentence's words (PROSE_WORDS): a paragraph's short last line ("descritas, é", below the
  * asking sentence's first line, 2025 day 2's 138) is its paragraph's, not the figure's below it.
  */
@@ -190,8 +191,10 @@ function proseBlocks (lines: readonly Line[]): Set<Line> {
       if (next === undefined) break
       stack.push(next)
     }
-    const sentence = stack.some((member) => member.text.split(/\s+/u).length >= PROSE_WORDS)
-    if (stack.length >= 3 || (stack.length === 2 && sentence)) for (const member of stack) prose.add(member)
+    const words = stack.map((member) => member.text.split(/\s+/u).length)
+    // A legend's or a diagram's names stack too, a few words each with no sentence's stop: they are no prose.
+    const names = words.every((count) => count <= 3) && stack.every((member) => !/[.,;:!?]$/u.test(member.text.trim()))
+    if ((stack.length >= 3 && !names) || (stack.length === 2 && Math.max(...words) >= PROSE_WORDS)) for (const member of stack) prose.add(member)
   }
   return prose
 }

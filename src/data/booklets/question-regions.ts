@@ -35,7 +35,7 @@ export interface QuestionRegion {
 }
 
 const LABEL = /^QUEST(?:Ã|ã|A|a)O\s*(\d{1,3})\b\s*(.*)$/iu
-const SHARED_TEXT = /^Textos?\s+(?:comum\s+)?(?:para|das)\s+as\s+quest(?:ões|oes)\s+(?:de\s+)?(\d{1,3})\s+(a|e)\s+(\d{1,3})/iu
+const SHARED_TEXT = /^(?:Textos?|Figuras?|Imagens?|Gráficos?|Tabelas?|Quadros?|Mapas?)\s+(?:comum\s+)?(?:para|das)\s+as\s+quest(?:ões|oes)\s+(?:de\s+)?(\d{1,3})\s+(a|e)\s+(\d{1,3})/iu
 
 /** The number a label line gives, with any text after it on the line; null when it is no label. */
 export function labelOf (line: Line): { number: number, rest: string } | null {

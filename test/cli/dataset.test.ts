@@ -17,7 +17,9 @@ import { convertEnemDevPpl } from '../../src/data/sources/enem-dev-ppl.ts'
 import { convertMaritaca } from '../../src/data/sources/maritaca-2024.ts'
 import { fileHashes, gitHash, treeHash } from '../../src/data/sources/git-hashes.ts'
 import { LEFT_OUT_REASONS, questionFolder } from '../../src/data/sources/converted-exam.ts'
+import { tesseract, unlessUnavailable } from '../../src/data/booklets/ocr.ts'
 import { parseBookletFileName } from '../../src/data/sources/booklets/booklet-files.ts'
+import { defaultConversionCache } from '../../src/data/sources/booklets/conversion-cache.ts'
 import { compareReadings, readingsAgree } from '../../src/data/sources/booklets/booklet-readings.ts'
 import { repairRules } from '../../src/data/sources/booklets/booklet-repairs.ts'
 import { SOURCE_NAMES, SOURCE_PINS, type SourceName } from '../../src/data/sources/source-pins.ts'
@@ -485,7 +487,8 @@ describe('the git path, on local repositories made from the copies (same hashes,
     const cache = path.join(work, 'cache')
     const fromGit = path.join(work, 'from-git')
     const lines: string[] = []
-    const manifest = await buildDataset({ outDir: fromGit, localCopies: { dataset: COPIES.dataset, ppl: COPIES.ppl, booklets: COPIES.booklets }, cacheDir: cache, origins, progress: (line) => lines.push(line) })
+    // The booklets' conversions come from the cache the command's build filled (the same OCR: Tesseract, where installed).
+    const manifest = await buildDataset({ outDir: fromGit, localCopies: { dataset: COPIES.dataset, ppl: COPIES.ppl, booklets: COPIES.booklets }, cacheDir: cache, origins, ocr: unlessUnavailable(tesseract, () => {}), conversionCache: defaultConversionCache(), progress: (line) => lines.push(line) })
     assert.deepEqual(manifest.sources.map((source) => [source.name, source.obtained, isFilesSource(source) ? null : source.commit]), [
       ['dataset', 'local copy', SOURCE_PINS.dataset.commit],
       ['ppl', 'local copy', SOURCE_PINS.ppl.commit],

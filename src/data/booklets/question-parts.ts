@@ -348,7 +348,10 @@ function paragraphs (run: ReadonlyArray<FlowElement & { kind: 'line' }>, bodySiz
       const sameColumn = key(previous) === key(element)
       const gap = line.baseline - before.baseline - pitch(line.size)
       // An indent starts a paragraph; a line at the same indent as the one before it goes on (a poem set in).
-      const indented = line.box.x0 > edge.left + 0.6 * line.size && Math.abs(line.box.x0 - before.box.x0) > 1 &&
+      // Lines centred one under the other (a subtitle broken to fit) go on, whatever their indents.
+      const centred = Math.abs(line.box.x0 + line.box.x1 - before.box.x0 - before.box.x1) < 2 && Math.abs(line.box.x0 - before.box.x0) > 1 &&
+        before.box.x1 < edge.right - line.size && line.box.x1 < edge.right - line.size
+      const indented = !centred && line.box.x0 > edge.left + 0.6 * line.size && Math.abs(line.box.x0 - before.box.x0) > 1 &&
         (previousShortOf(previous) || Math.abs(line.box.x1 - before.box.x1) > 2 || /[.!?…"”]$/u.test(before.text))
       const sizeChanged = Math.abs(line.size - before.size) > 0.6
       const boldChanged = line.bold !== before.bold

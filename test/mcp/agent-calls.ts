@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url'
+import { recordFigures } from '../../src/data/record-figures.ts'
+import type { Question } from '../../src/data/record-schemas.ts'
 import { TEST_PUBLIC_URL } from '../helper.ts'
 
 /*
@@ -64,4 +66,12 @@ function jsonOf (text: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/** A figure-bearing question of the served data (most figures first among a search's page) and its figures' addresses, in the order its text names them. */
+export async function figureQuestion (request: (url: string) => Promise<{ json: <T>() => T }>): Promise<{ args: Record<string, unknown>, addresses: string[] }> {
+  const { questions } = (await request('/v1/questions?hasImages=true&limit=50')).json<{ questions: Question[] }>()
+  const question = [...questions].sort((a, b) => recordFigures(b).length - recordFigures(a).length)[0]!
+  const args = { year: question.year, index: question.index, ...(question.application === 'regular' ? {} : { application: question.application }), ...(question.language === null ? {} : { language: question.language }) }
+  return { args, addresses: recordFigures(question).map((figure) => figure.address) }
 }

@@ -4,7 +4,7 @@ import { ToolMessage } from '@langchain/core/messages'
 import type { StructuredToolInterface } from '@langchain/core/tools'
 import { MultiServerMCPClient, type Connection } from '@langchain/mcp-adapters'
 import { build, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
-import { keyShownIn, ORDINARY_CALLS, STDIO_SERVER, TELLS_THE_KEY } from './agent-calls.ts'
+import { figureQuestion, keyShownIn, ORDINARY_CALLS, STDIO_SERVER, TELLS_THE_KEY } from './agent-calls.ts'
 
 /*
  * The tools as a LangGraph agent loads them: LangChain's MCP adapters (@langchain/mcp-adapters),
@@ -63,6 +63,17 @@ for (const [name, connection] of CONNECTIONS) {
       for (const [toolName, args] of [['search_questions', { q: 'energia', limit: 3 }], ['practice_questions', { discipline: 'matematica', score: 650, count: 3 }]] as const) {
         const message = await invoke(toolNamed(toolName), { ...args, reveal_answer: true })
         assert.notDeepEqual(keyShownIn(message.content), [], toolName)
+      }
+    })
+
+    test('get_question\'s figures reach the model as images (data URLs of the bytes /files serves), in the order the text names them', async () => {
+      const { args, addresses } = await figureQuestion(server.request)
+      const message = await invoke(toolNamed('get_question'), args)
+      const images = (message.content as Array<{ type: string, image_url?: { url: string } }>).filter((block) => block.type === 'image_url')
+      assert.equal(images.length, addresses.length)
+      for (const [at, image] of images.entries()) {
+        const served = await server.request(new URL(addresses[at]!).pathname)
+        assert.equal(image.image_url!.url, `data:${String(served.headers['content-type'])};base64,${served.rawPayload.toString('base64')}`)
       }
     })
 

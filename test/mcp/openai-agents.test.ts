@@ -2,7 +2,7 @@ import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent, getAllMcpTools, MCPServerStreamableHttp, RunContext, type FunctionTool } from '@openai/agents'
 import { build, TEST_PUBLIC_URL, type ErrorResponseBody } from '../helper.ts'
-import { keyShownIn, ORDINARY_CALLS, TELLS_THE_KEY } from './agent-calls.ts'
+import { figureQuestion, keyShownIn, ORDINARY_CALLS, TELLS_THE_KEY } from './agent-calls.ts'
 
 /*
  * The tools as the OpenAI Agents SDK (@openai/agents) takes them in strict mode: every input schema
@@ -54,6 +54,22 @@ describe('the OpenAI Agents SDK in strict mode', { timeout: 120_000 }, async () 
       if (!TELLS_THE_KEY.has(toolName)) assert.deepEqual(keyShownIn(shown), [])
     })
   }
+
+  test('without useStructuredContent, get_question\'s figures reach the agent as image items, the bytes /files serves, in the text\'s order', async () => {
+    const plain = new MCPServerStreamableHttp({ url: `http://127.0.0.1:${port}/mcp`, name: 'enem-content' })
+    await plain.connect()
+    after(() => plain.close())
+    const [getQuestion] = (await getAllMcpTools({ mcpServers: [plain], convertSchemasToStrict: true, runContext: new RunContext(), agent: new Agent({ name: 'tutor' }) }) as FunctionTool[]).filter((tool) => tool.name === 'get_question')
+    const { args, addresses } = await figureQuestion(server.request)
+    const output = await getQuestion!.invoke(new RunContext(), strictInput(getQuestion!, args)) as Array<{ type: string, data?: string, mimeType?: string }>
+    const images = output.filter((item) => item.type === 'image')
+    assert.equal(images.length, addresses.length)
+    for (const [at, image] of images.entries()) {
+      const served = await server.request(new URL(addresses[at]!).pathname)
+      assert.ok(Buffer.from(image.data!, 'base64').equals(served.rawPayload))
+      assert.equal(image.mimeType, served.headers['content-type'])
+    }
+  })
 
   test('a refusal reaches the model as the tool\'s message', async () => {
     const endpoint = await server.request('/v1/questions/practice?discipline=matematica&score=650&year=1999')

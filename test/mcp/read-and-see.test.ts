@@ -9,7 +9,7 @@ import { callTool } from '../../src/mcp/mcp-server.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
 import { FIGURE_BYTES_PER_CALL, FIGURES_PER_CALL } from '../../src/mcp/question-figures.ts'
 import { RESOURCES_PER_PAGE } from '../../src/mcp/question-resources.ts'
-import { build, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
+import { build, FULL_DATA_DIR, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
 import { loadConfig } from '../../src/config.ts'
 import { STDIO_SERVER } from './agent-calls.ts'
 
@@ -22,9 +22,10 @@ import { STDIO_SERVER } from './agent-calls.ts'
  * figure-bearing records are found in the data (the sample's, or the full dataset's with ENEM_DATA_DIR).
  */
 
-const server = await build({ after }, { PUBLIC_URL: TEST_PUBLIC_URL })
+const env = { PUBLIC_URL: TEST_PUBLIC_URL, ...(FULL_DATA_DIR === undefined ? {} : { ENEM_DATA_DIR: FULL_DATA_DIR }) }
+const server = await build({ after }, env)
 const port = await server.listen()
-const dataset = await loadTestDataset(loadConfig({ PUBLIC_URL: TEST_PUBLIC_URL, ...(process.env.ENEM_DATA_DIR === undefined ? {} : { ENEM_DATA_DIR: process.env.ENEM_DATA_DIR }) }))
+const dataset = await loadTestDataset(loadConfig(env))
 const exams = dataset.catalog!.listExams()
 const records = exams.flatMap((exam) => [...exam.questions])
 
@@ -72,7 +73,7 @@ async function assertFiguresAsImages (content: Block[], questions: Question[]): 
 const TRANSPORTS: Array<[name: string, connect: () => Promise<Client>]> = [
   ['Streamable HTTP, protocol 2025-11-25', () => connected(new Client({ name: 'enem-test', version: '1.0.0' }), new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))],
   ['Streamable HTTP, protocol 2026-07-28', () => connected(new Client({ name: 'enem-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } }), new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))],
-  ['stdio (npm run mcp)', () => connected(new Client({ name: 'enem-test', version: '1.0.0' }), new StdioClientTransport({ ...STDIO_SERVER, env: { ...STDIO_SERVER.env, ENEM_DATA_DIR: process.env.ENEM_DATA_DIR ?? '' }, stderr: 'pipe' }))]
+  ['stdio (npm run mcp)', () => connected(new Client({ name: 'enem-test', version: '1.0.0' }), new StdioClientTransport({ ...STDIO_SERVER, env: { ...STDIO_SERVER.env, ENEM_DATA_DIR: FULL_DATA_DIR ?? '' }, stderr: 'pipe' }))]
 ]
 
 async function connected (client: Client, transport: Transport): Promise<Client> {

@@ -64,13 +64,23 @@ export function textTable (figure: Figure): TextTable | null {
   const drawn = union(graphics)
   const rows = mergeRules(horizontal).filter((rule) => rule.to - rule.from >= 0.5 * width(drawn))
   if (rows.length < 2) return null
+  // A short stroke off the rows' rules is a drawing's (an arrow's shaft, a fraction's bar), and text in a font
+  // with no mapping reads wrong: either keeps the picture, which shows them.
+  const size = Math.max(...figure.lines.map((line) => line.size))
+  if (horizontal.some((rule) => rule.to - rule.from < 3 * size && !rows.some((row) => Math.abs(row.at - rule.at) < 1.5))) return null
+  if (figure.lines.some((line) => line.unmapped)) return null
   const top = rows[0]!.at
   const bottom = rows[rows.length - 1]!.at
   const inGrid = (line: Line) => centreY(line.box) > top && centreY(line.box) < bottom
   // A vertical rule parts cells that their lines run together ("Menor idade Maior idade" across two columns).
   const rules = mergeRules(vertical).filter((rule) => rule.to - rule.from >= 0.5 * (bottom - top))
   // Cells set close together on one row stay one line; a gap no space between words is as wide parts them.
-  const grid = figure.lines.filter(inGrid).flatMap((line) => splitAtRules(line, rules)).flatMap(splitAtGaps)
+  // Cells set close together stay one line: such a line is cut at a gap wider than a space between words that
+  // falls in the white between the other lines' columns (a gap inside a word, as a re-saved font spaces some, is no cell's end).
+  const ruled = figure.lines.filter(inGrid).flatMap((line) => splitAtRules(line, rules))
+  const whole = ruled.filter((line) => splitAtGaps(line).length === 1)
+  const white = columnsOf(whole)
+  const grid = ruled.flatMap((line) => splitAtGaps(line, (x) => white.length > 1 && !white.some((column) => x > column.from && x < column.to)))
   const before = figure.lines.filter((line) => centreY(line.box) <= top)
   const after = figure.lines.filter((line) => centreY(line.box) >= bottom)
   if (grid.length < 4) return null
@@ -123,9 +133,9 @@ export function textTable (figure: Figure): TextTable | null {
   return { rows: table, lines, before, after }
 }
 
-/** A line cut where a vertical rule runs through it (between two of its glyphs). */
+/** A line cut where a vertical rule runs through it (between two of its glyphs; a rule that stops above it, under a header spanning two columns, does not). */
 function splitAtRules (line: Line, rules: readonly Rule[]): Line[] {
-  const cuts = rules.filter((rule) => line.box.x0 < rule.at - 1 && line.box.x1 > rule.at + 1).map((rule) => rule.at)
+  const cuts = rules.filter((rule) => line.box.x0 < rule.at - 1 && line.box.x1 > rule.at + 1 && rule.from < centreY(line.box) && rule.to > centreY(line.box)).map((rule) => rule.at)
   if (cuts.length === 0) return [line]
   const pieces = [-Infinity, ...cuts].map((from, at) => line.glyphs.filter((glyph) => centreX(glyph.box) > from && centreX(glyph.box) <= (cuts[at] ?? Infinity)))
   return pieces.filter((glyphs) => glyphs.some((glyph) => glyph.text.trim() !== '')).map((glyphs) => {
@@ -134,13 +144,14 @@ function splitAtRules (line: Line, rules: readonly Rule[]): Line[] {
   })
 }
 
-/** A line cut at each gap wider than a space between words. */
-function splitAtGaps (line: Line): Line[] {
+/** A line cut at each gap wider than a space between words where `parts` says the gap's middle parts cells. */
+function splitAtGaps (line: Line, parts: (x: number) => boolean = () => true): Line[] {
   const printed = line.glyphs.filter((glyph) => glyph.text.trim() !== '' || !glyph.mapped)
   const pieces: Array<typeof printed> = []
   for (const glyph of printed) {
     const piece = pieces[pieces.length - 1]
-    if (piece !== undefined && glyph.box.x0 - piece[piece.length - 1]!.box.x1 < CELL_GAP * line.size) piece.push(glyph)
+    const end = piece?.[piece.length - 1]
+    if (piece !== undefined && end !== undefined && (glyph.box.x0 - end.box.x1 < CELL_GAP * line.size || !parts((glyph.box.x0 + end.box.x1) / 2))) piece.push(glyph)
     else pieces.push([glyph])
   }
   if (pieces.length < 2) return [line]

@@ -144,6 +144,8 @@ function wholeLabels (figure: Figure, lines: readonly Line[]): Figure {
   return added.length === 0 ? figure : { ...figure, box, lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
 }
 
+/** A text's own heading above a picture ("TEXTO I", "Texto 2"): the statement's, not the picture's label. */
+const TEXT_HEADING = /^texto\s+([IVX]+|\d+)$/iu
 const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-Ú]{2,}[A-ZÀ-Ú\s-]*, [A-ZÀ-Ú]\./u
 
 /**
@@ -155,7 +157,7 @@ function nearbyLabels (box: Box, lines: readonly Line[], prose: ReadonlySet<Line
   let around = box
   for (let round = 0; round < 3; round++) {
     const found = lines.filter((line) => {
-      if (labels.includes(line) || prose.has(line) || CITATION.test(line.text) || letterOf(line) !== null) return false
+      if (labels.includes(line) || prose.has(line) || CITATION.test(line.text) || TEXT_HEADING.test(line.text.trim()) || letterOf(line) !== null) return false
       // Within a line's height of the figure, above, below or beside it, and no wider than it.
       const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 2.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 2.2 * line.size }
       return coveredShare(line.box, reach) > 0.95 && isLabelLike(line.text) && width(line.box) <= Math.max(width(around), 100) + 2 * line.size

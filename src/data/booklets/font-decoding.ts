@@ -36,6 +36,11 @@ const MIN_WORDS = 20
 const SHIFTS_TRIED = 8
 /** Two renders this alike are the same outline (a letter and its accented form reach about 0.92). */
 const SAME_SHAPE = 0.97
+/**
+ * Two renders of the same advance this alike may be one letter drawn by two subsets or a stand-in
+ * font: a letter a mapped glyph prints stays a guess for the unnamed glyph (the words then decide).
+ */
+const LOOKALIKE = 0.7
 /** Advances that differ less than this (in ems) are the same glyph's. */
 const SAME_ADVANCE = 0.01
 /** A glyph named by its words needs this many of them found, and more than twice the next letter's. */
@@ -330,8 +335,18 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
   // 3. By the words a glyph stands in.
   // A text that a mapped glyph of the same family and style prints is no unnamed glyph's: that glyph
   // would have been named by its shape (2021's "fl" ligature is no "l" of "luxo", a Greek Δ no D).
-  const printedOtherwise = new Set(mapped.filter((reference) => reference.style === style(use.name)).map((reference) => reference.text))
-  for (const gid of nameByWords(table, runs, words, printedOtherwise)) by.set(gid, 'words')
+  // Unless the mapped glyph has its advance and nearly its shape: the same letter drawn by another
+  // subset's hinting or by the viewer's stand-in for a font not embedded (2018's ArialMT prints é, ã
+  // mapped, 0.77–0.94 alike to its unmapped subset's, below SAME_SHAPE).
+  const sameStyle = mapped.filter((reference) => reference.style === style(use.name))
+  const printedOtherwise = new Set(sameStyle.map((reference) => reference.text))
+  const unlike = (gid: number): ReadonlySet<string> => {
+    const shape = shapes.get(gid)
+    if (shape === undefined) return printedOtherwise
+    const alike = new Set(sameStyle.filter((reference) => Math.abs(reference.shape.advance - shape.advance) < SAME_ADVANCE && likeness(reference.shape, shape) >= LOOKALIKE).map((reference) => reference.text))
+    return new Set([...printedOtherwise].filter((text) => !alike.has(text)))
+  }
+  for (const gid of nameByWords(table, runs, words, unlike)) by.set(gid, 'words')
 
   // 4. By OCR of its shape.
   const left = [...table].filter(([, text]) => text === null).map(([gid]) => gid)
@@ -342,8 +357,9 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
       // A name a mapped glyph prints otherwise may be OCR's reading of its typographic twin: a raised comma
       // is an apostrophe (2021's d’água), a bar a capital I (2025's cover).
       const twin = reading == null ? undefined : OCR_TWINS[reading]
-      const text = reading != null && printedOtherwise.has(reading) && twin !== undefined && !printedOtherwise.has(twin) ? twin : reading
-      if (text != null && text !== '' && !printedOtherwise.has(text)) {
+      const excluded = unlike(gid)
+      const text = reading != null && excluded.has(reading) && twin !== undefined && !excluded.has(twin) ? twin : reading
+      if (text != null && text !== '' && !excluded.has(text)) {
         table.set(gid, text)
         by.set(gid, 'ocr')
       }
@@ -436,8 +452,17 @@ function bestShift (table: ReadonlyMap<number, string | null>, codes: ReadonlyMa
  * with enough words that only it makes Portuguese and more than twice the next's (or, with none,
  * counting a word several letters fit as a share to each). Gives the glyphs it named.
  */
-function nameByWords (table: Map<number, string | null>, runs: readonly number[][], words: WordList, printedOtherwise: ReadonlySet<string>): number[] {
-  const letters = LETTERS.filter((letter) => !printedOtherwise.has(letter))
+function nameByWords (table: Map<number, string | null>, runs: readonly number[][], words: WordList, unlike: (gid: number) => ReadonlySet<string>): number[] {
+  const lettersOf = new Map<number, string[]>()
+  const lettersFor = (gid: number): string[] => {
+    let letters = lettersOf.get(gid)
+    if (letters === undefined) {
+      const excluded = unlike(gid)
+      letters = LETTERS.filter((letter) => !excluded.has(letter))
+      lettersOf.set(gid, letters)
+    }
+    return letters
+  }
   const named: number[] = []
   for (let round = 0; round < 3; round++) {
     /** Per glyph and letter: the words only that letter makes Portuguese, and a share of those several do. */
@@ -450,7 +475,7 @@ function nameByWords (table: Map<number, string | null>, runs: readonly number[]
       tried.set(gid, counts)
       // A word that only one letter makes Portuguese ("re□ete") is evidence; one that several do ("□ores":
       // flores, cores, pores) weighs only where no letter has such words, shared among them.
-      const fitting = letters.filter((letter) => {
+      const fitting = lettersFor(gid).filter((letter) => {
         const text = word.map((at) => at === gid ? letter : table.get(at)!).join('')
         return isCased(text) && isWord(words, text)
       })

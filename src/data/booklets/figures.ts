@@ -129,14 +129,15 @@ export function pageFigures (input: FigureInput): Figure[] {
 }
 
 /**
- * A figure whose crop cuts through a label-like line (a few words, no sentence: "Posição de equilíbrio"
- * cut to "íbrio", a chart's category letters) takes the line whole, until no line is cut.
+ * A figure whose crop cuts through or holds a label-like line (a few words, no sentence: "Posição de
+ * equilíbrio" cut to "íbrio", a chart's category letters) takes the line whole, until no line is cut:
+ * the crop shows it, so the text does not again.
  */
 function wholeLabels (figure: Figure, lines: readonly Line[]): Figure {
   let { box } = figure
   const added: Line[] = []
   for (let round = 0; round < 3; round++) {
-    const cut = lines.filter((line) => !figure.lines.includes(line) && !added.includes(line) && area(intersect(line.box, box)) > 0.5 && coveredShare(line.box, box) < 0.99)
+    const cut = lines.filter((line) => !figure.lines.includes(line) && !added.includes(line) && area(intersect(line.box, box)) > 0.5)
     if (cut.length === 0) break
     added.push(...cut)
     box = union([box, ...cut.map((line) => line.box)])

@@ -8,7 +8,7 @@ import { OnlyInLanguagesError } from '../../src/http/answers/exam-answers.ts'
 import { callTool } from '../../src/mcp/mcp-server.ts'
 import { TOOLS } from '../../src/mcp/tools.ts'
 import { FIGURE_BYTES_PER_CALL, FIGURES_PER_CALL } from '../../src/mcp/question-figures.ts'
-import { RESOURCES_PER_PAGE } from '../../src/mcp/question-resources.ts'
+import { questionUri, RESOURCES_PER_PAGE } from '../../src/mcp/question-resources.ts'
 import { build, FULL_DATA_DIR, loadTestDataset, TEST_PUBLIC_URL } from '../helper.ts'
 import { loadConfig } from '../../src/config.ts'
 import { STDIO_SERVER } from './agent-calls.ts'
@@ -140,7 +140,8 @@ for (const [name, connect] of TRANSPORTS) {
       } while (cursor !== undefined)
       assert.equal(uris.length, exams.length + records.length)
       assert.equal(new Set(uris).size, uris.length, 'each resource once')
-      const uri = uris.find((candidate) => candidate.startsWith(`enem://${withFigures.year}/${withFigures.index}`) && (withFigures.language === null || candidate.includes(`language=${withFigures.language}`)) && (withFigures.application === 'regular' || candidate.includes('application=')))!
+      const uri = questionUri(withFigures)
+      assert.ok(uris.includes(uri), `${uri} is listed`)
       const read = await client.readResource({ uri })
       const [text, ...blobs] = read.contents as Array<{ uri: string, mimeType: string, text?: string, blob?: string }>
       assert.equal(text!.mimeType, 'text/markdown')

@@ -250,9 +250,10 @@ export const MEASURED_BOOKLETS: readonly MeasuredBooklet[] = [
 ]
 
 /**
- * INEP's files to key the booklets with: the shared copy of every year's ITENS_PROVA and day keys
- * (../shared/inep: 2010, 2018… which the repository's data/inep does not hold) where it is at hand,
- * else the repository's. The same INEP files, so the same keys, where both hold a year.
+ * INEP's files to key the booklets with: the shared copy of every year's ITENS_PROVA and of the day
+ * keys of 2015–2025 (../shared/inep) where it is at hand, else the repository's data/inep (which
+ * holds the years of the booklets here, and 2024's day keys alone). The same ITENS_PROVA files, so
+ * the same keys, where both hold a year.
  */
 export function measureInepDir (sharedInepDir: string, repositoryInepDir: string): string {
   return existsSync(path.join(sharedInepDir, 'itens-prova')) ? sharedInepDir : repositoryInepDir

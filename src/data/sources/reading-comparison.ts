@@ -83,7 +83,9 @@ function hasFigure (record: Pick<DatasetQuestion, 'context' | 'files' | 'alterna
 export function sameAlternative (own: DatasetQuestion['alternatives'][number], theirs: DatasetQuestion['alternatives'][number]): boolean {
   // A figure cannot be compared with text: where the other shows a formula as a picture, ours may read it.
   if (theirs.file !== null && (theirs.text ?? '') === '') return own.file !== null || normalText(own.text) !== ''
-  return normalText(theirs.text) === normalText(own.text)
+  // White space is form wherever it stands: a space typed or not beside punctuation, a sign or between
+  // digits (2021's "a,e,o e s" for the print's "A, E, O e S."; 2018's "=16", "R$512000,00").
+  return normalText(theirs.text).replace(/\s+/gu, '') === normalText(own.text).replace(/\s+/gu, '')
 }
 
 /** Our record against another reading of the same question. */

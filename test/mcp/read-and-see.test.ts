@@ -130,15 +130,23 @@ for (const [name, connect] of TRANSPORTS) {
     test('a question is a resource: templates, a paged list of every exam and record, a read with its text and its figures as blobs', async () => {
       const { resourceTemplates } = await client.listResourceTemplates()
       assert.deepEqual(resourceTemplates.map((template) => template.uriTemplate).sort(), ['enem://figure/{+path}', 'enem://{year}/{index}{?application,language}', 'enem://{year}{?application}'])
-      const uris: string[] = []
+      // The client follows the cursors itself (the SDK's listResources gathers every page); the pages, as sent, are checked over HTTP.
+      const uris = (await client.listResources()).resources.map((resource) => resource.uri)
+      assert.equal(uris.length, exams.length + records.length)
+      const paged: string[] = []
       let cursor: string | undefined
       do {
-        const page = await client.listResources(cursor === undefined ? {} : { cursor })
-        assert.ok(page.resources.length <= RESOURCES_PER_PAGE)
-        uris.push(...page.resources.map((resource) => resource.uri))
-        cursor = page.nextCursor
+        const answer = await fetch(`http://127.0.0.1:${port}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: cursor === undefined ? {} : { cursor } })
+        })
+        const { result } = await answer.json() as { result: { resources: Array<{ uri: string }>, nextCursor?: string } }
+        assert.ok(result.resources.length <= RESOURCES_PER_PAGE)
+        paged.push(...result.resources.map((resource) => resource.uri))
+        cursor = result.nextCursor
       } while (cursor !== undefined)
-      assert.equal(uris.length, exams.length + records.length)
+      assert.deepEqual(paged, uris)
       assert.equal(new Set(uris).size, uris.length, 'each resource once')
       const uri = questionUri(withFigures)
       assert.ok(uris.includes(uri), `${uri} is listed`)

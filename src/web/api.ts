@@ -102,7 +102,7 @@ export function getQuestionPage (year: number, params: Params, signal?: AbortSig
 }
 
 /** Why a position of an area does not count toward its score (POST /v1/scores). */
-export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing' | 'incomplete'
+export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
 
 export interface AreaScore {
   area: InepItem['area']

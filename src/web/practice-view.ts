@@ -23,8 +23,7 @@ const LEFT_OUT: Record<LeftOutReason, string> = {
   annulled: 'anulada pelo INEP',
   'not-taken-language': 'da outra língua',
   'no-parameters': 'sem parâmetros do INEP (fora da nota)',
-  missing: 'ausente do acervo',
-  incomplete: 'incompleta no acervo (sem enunciado)'
+  missing: 'ausente do acervo'
 }
 
 function select (id: string, name: string, label: string, options: Array<[string, string]>, selected: string | undefined): HTMLElement {
@@ -96,7 +95,7 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
     getQuestionPage(year, { application, discipline, language, limit: 50 }, signal),
     getSkillTexts().catch((): ReadonlyMap<string, string> => new Map())
   ])
-  // A record without its statement is not asked (`incomplete`): the score leaves it out as such.
+  // A record without its statement is not asked (`incomplete`); the score counts it blank, as INEP's sheet would.
   const questions = listed.filter((question) => question.incomplete == null)
   const incompleteCount = listed.length - questions.length
   const area = disciplineLabel(options, discipline)
@@ -219,7 +218,7 @@ export async function practiceScreen (options: ExamOptions, year: number, applic
       h('h1', { tabindex: -1 }, `Simulado: ${exam.title}, ${area}${languageNote}`),
       h('p', { class: 'lead' }, `${countOf(questions.length, 'questão', 'questões')}, na ordem da prova. Ao terminar, a nota é calculada como o INEP a calcula para esta prova; questões em branco contam como erradas.`),
       missingCount > 0 && h('p', { class: 'note' }, `A prova tem ${AREA_QUESTIONS} questões nesta área; o acervo tem ${listed.length}. As que faltam ficam fora da nota.`),
-      incompleteCount > 0 && h('p', { class: 'note incomplete-count' }, `${incompleteCount === 1 ? 'Uma questão desta área está incompleta' : `${incompleteCount} questões desta área estão incompletas`} no acervo (sem o enunciado) e ${incompleteCount === 1 ? 'fica' : 'ficam'} fora do simulado e da nota.`),
+      incompleteCount > 0 && h('p', { class: 'note incomplete-count' }, `${incompleteCount === 1 ? 'Uma questão desta área está incompleta' : `${incompleteCount} questões desta área estão incompletas`} no acervo (sem o enunciado) e ${incompleteCount === 1 ? 'fica' : 'ficam'} fora do simulado; na nota, como no cartão do INEP, contam como em branco.`),
       h('div', { class: 'practice-progress' }, progress, progressText),
       panel,
       numbers,

@@ -195,7 +195,7 @@ describe('a record without its statement', () => {
     assert.ok(drawn > 0)
   })
 
-  test('a practice run\'s score leaves it out, as `incomplete`, and counts the others', async () => {
+  test('a practice run\'s score counts it as INEP\'s sheet would (a Simulado does not ask it: a blank, wrong), so a run scores as the booklet with the same letters', async () => {
     const scored = (record: Question) => record.inep?.irt != null && !record.inep.annulled && record.inep.excludedFromScoring !== true
     // An incomplete record that counts but for that, and a whole one of its exam and area that counts.
     const pairs = records.filter((record) => showsNoStatement(record) && scored(record)).flatMap((incomplete) => {
@@ -214,8 +214,10 @@ describe('a record without its statement', () => {
       payload: { year: incomplete.year, application: incomplete.application, ...(language === undefined ? {} : { language }), answers: { [incomplete.index]: incomplete.correctAlternative, [complete.index]: complete.correctAlternative } }
     })
     assert.equal(response.statusCode, 200, response.body)
-    const area = response.json<{ areas: Array<{ area: string, leftOut: Array<{ index: number, reason: string }> }> }>().areas.find((entry) => entry.area === AREAS[incomplete.discipline!])!
-    assert.deepEqual(area.leftOut.find((entry) => entry.index === incomplete.index), { index: incomplete.index, reason: 'incomplete' })
+    const area = response.json<{ areas: Array<{ area: string, correct: number, leftOut: Array<{ index: number, reason: string }> }> }>().areas.find((entry) => entry.area === AREAS[incomplete.discipline!])!
+    assert.equal(area.leftOut.find((entry) => entry.index === incomplete.index), undefined)
     assert.equal(area.leftOut.find((entry) => entry.index === complete.index), undefined)
+    // Both answered with their keys: both count as right.
+    assert.equal(area.correct, 2)
   })
 })

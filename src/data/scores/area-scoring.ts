@@ -10,7 +10,7 @@ import { allWrongPosterior, curveOf, estimateAbility, scaledScore, type ItemCurv
  */
 
 /** Why a position of an area does not count. */
-export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing' | 'incomplete'
+export type LeftOutReason = 'annulled' | 'not-taken-language' | 'no-parameters' | 'missing'
 
 export interface LeftOut {
   readonly index: number

@@ -9,8 +9,9 @@ import { areaForm, scoreArea, type AreaForm, type AreaScore, type ItemFacts, typ
  * The scores of a practice run on our questions: answers by question index of an exam we serve.
  * What counts is what the served records say (corrections applied): each record of the exam's
  * language view gives its served key and INEP's facts (`inep`: annulled, excludedFromScoring,
- * irt). A position of an area that the view lacks is left out as `missing`; one whose record does
- * not show its statement, which no Simulado asks, as `incomplete`. An exam none of whose
+ * irt). A position of an area that the view lacks is left out as `missing`. A record that does not
+ * show its statement (`incomplete`) still counts: a Simulado does not ask it, and a blank is wrong,
+ * as on INEP's sheet, so that a run scores as the booklet with the same letters does. An exam none of whose
  * records carries INEP's parameters cannot be scored at all.
  */
 
@@ -112,8 +113,7 @@ function areaForms (year: number, view: readonly Question[]): AreaForm[] {
     for (let slot = 1; slot <= AREA_BLOCK; slot++) {
       const index = examIndexOf(year, area, slot)
       const record = byIndex.get(index)
-      // A record without its statement (src/data/record-statement.ts) is in no draw and no Simulado: it counts as one the view lacks would.
-      positions.push(record === undefined ? { index, reason: 'missing' } : record.incomplete !== null ? { index, reason: 'incomplete' } : { index, facts: factsOf(record) })
+      positions.push(record === undefined ? { index, reason: 'missing' } : { index, facts: factsOf(record) })
     }
     return areaForm(area, positions)
   })

@@ -87,7 +87,7 @@ export type ScoreRequest = Type.Static<typeof ScoreRequestSchema>
 
 export const LeftOutSchema = Type.Object({
   index: Type.Integer({ minimum: 1, description: 'Question index in our numbering; for an answer sheet, the position on the sheet as sent (1–45, or 1–50)' }),
-  reason: Type.Enum(['annulled', 'not-taken-language', 'no-parameters', 'missing', 'incomplete'], { description: '`annulled` (INEP annulled the item), `not-taken-language` (the other language\'s item), `no-parameters` (INEP published no IRT parameters: it left the item out), `missing` (the dataset lacks the question), `incomplete` (a practice run\'s question whose record does not show its statement: no draw or Simulado asks it)' })
+  reason: Type.Enum(['annulled', 'not-taken-language', 'no-parameters', 'missing'], { description: '`annulled` (INEP annulled the item), `not-taken-language` (the other language\'s item), `no-parameters` (INEP published no IRT parameters: it left the item out), `missing` (the dataset lacks the question)' })
 }, { title: 'LeftOut', description: 'A position that does not count' })
 
 export const AreaScoreSchema = Type.Object({

@@ -4,7 +4,7 @@ import { sameAlternative } from '../../../src/data/sources/reading-comparison.ts
 
 /* The contract forgives white space, hyphenation, quote shapes, capitals and a final period: nothing more. */
 
-const alternative = (text: string) => ({ letter: 'A', text, file: null, isCorrect: false })
+const alternative = (text: string) => ({ letter: 'A' as const, text, file: null, isCorrect: false })
 
 test('two alternatives differing by white space only are the same, wherever the space stands', () => {
   // As 2021 day 2 prints "A, E, O e S." and its transcription types "a,e,o e s".

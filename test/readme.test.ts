@@ -120,6 +120,8 @@ for (const [name, dataDir] of DATASETS) {
           const body = answer.json<Record<string, unknown>>()
           const got = example.jqField === undefined ? body : body[example.jqField] as Record<string, unknown>
           if (dataDir === undefined) assert.deepEqual(got, shown)
+          // A nullable field the sample shows set (`incomplete` of a record the full dataset holds whole) may be null there, but is answered.
+          else if (got === null && example.jqField !== undefined) assert.ok(example.jqField in body, `${example.jqField} is answered`)
           else assert.deepEqual(Object.keys(got).sort(), Object.keys(shown).sort())
           return
         }

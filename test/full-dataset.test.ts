@@ -74,11 +74,17 @@ function corrected (record: SourceRecord, official: { entry?: OfficialEntry, are
   }
 }
 
-/** A served record without `inep`, the one field the files do not hold. */
-/** A served record as its file holds it: without `inep` and `application` (the dataset's exams are all regular: checked here). */
-const withoutInep = ({ inep, application, ...rest }: SourceRecord & { application?: string }): SourceRecord => {
+/**
+ * A served record as its file holds it: without `inep`, `application` (the dataset's exams are all
+ * regular: checked here) and `incomplete`, which must say what the file shows: no statement when it
+ * has no context and no figure (the contract's "no `context`, no figure").
+ */
+const withoutInep = ({ inep, application, incomplete, ...rest }: SourceRecord & { application?: string, incomplete?: unknown }): SourceRecord => {
   assert.equal(application, 'regular')
-  return rest as SourceRecord
+  const shown = rest as SourceRecord
+  const noStatement = (shown.context === null || shown.context.trim() === '') && shown.files.length === 0
+  assert.deepEqual(incomplete, noStatement ? { reason: 'no-statement' } : null, `${shown.year}/${shown.index} incomplete`)
+  return shown
 }
 
 const rewrite = (record: SourceRecord): SourceRecord =>

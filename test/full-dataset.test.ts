@@ -82,7 +82,8 @@ function corrected (record: SourceRecord, official: { entry?: OfficialEntry, are
 const withoutInep = ({ inep, application, incomplete, ...rest }: SourceRecord & { application?: string, incomplete?: unknown }): SourceRecord => {
   assert.equal(application, 'regular')
   const shown = rest as SourceRecord
-  const noStatement = (shown.context === null || shown.context.trim() === '') && shown.files.length === 0
+  const { context, files } = shown as { context?: unknown, files?: unknown[] }
+  const noStatement = (typeof context !== 'string' || context.trim() === '') && (files ?? []).length === 0
   assert.deepEqual(incomplete, noStatement ? { reason: 'no-statement' } : null, `${shown.year}/${shown.index} incomplete`)
   return shown
 }

@@ -112,7 +112,10 @@ export function registerStudyPrompts (server: McpServer, answers: EndpointAnswer
     if (discipline === undefined || !(DISCIPLINES as readonly string[]).includes(discipline)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `discipline must be one of ${DISCIPLINES.join(', ')}, got ${JSON.stringify(args.discipline ?? null)}`)
     const application = optional(args.application)
     const language = optional(args.language)
-    const questions = inPromptWords(() => areaQuestions(answers, year, discipline, application, language))
+    const listed = inPromptWords(() => areaQuestions(answers, year, discipline, application, language))
+    // A record without its statement is in no Simulado (the page's and this one alike): it asks about what it does not show.
+    const questions = listed.filter((question) => question.incomplete === null)
+    const incomplete = listed.length - questions.length
     if (questions.length === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the exam of ${year} has no question of ${discipline}`)
     const first = questions[0]!
     const scoreArguments = [`year ${year}`, ...(first.application === 'regular' ? [] : [`application "${first.application}"`]), ...(language === undefined && discipline !== 'linguagens' ? [] : [`language "${questions.find((question) => question.language !== null)?.language ?? language}"`])]
@@ -121,6 +124,7 @@ export function registerStudyPrompts (server: McpServer, answers: EndpointAnswer
       'Mostre uma questão por vez e anote a letra que o estudante escolher; não diga o gabarito durante o simulado. As figuras de cada questão vêm',
       'depois do texto (as que não vieram, get_question as dá). Ao final, calcule a nota com a ferramenta score_answers, com',
       `${scoreArguments.join(', ')} e answers: a lista de { index, answer } das questões respondidas; depois mostre os acertos com check_answer se o estudante quiser.`,
+      ...(incomplete === 0 ? [] : [`${incomplete === 1 ? 'Uma questão desta área está incompleta' : `${incomplete} questões desta área estão incompletas`} no acervo (sem o enunciado): fica${incomplete === 1 ? '' : 'm'} fora do simulado e, na nota, conta${incomplete === 1 ? '' : 'm'} como em branco.`]),
       '',
       questions.map((question) => questionText(question, labels(answers), false)).join(QUESTION_SEPARATOR)
     ].join('\n')

@@ -191,6 +191,15 @@ for (const [name, connect] of TRANSPORTS) {
       const text = (prompt.messages[0]!.content as Block).text!
       for (const question of page.questions) assert.ok(text.includes(`### ${question.title}`), question.title)
       assert.ok(text.includes('score_answers'))
+      // A record without its statement (no context, no figure) is in no Simulado; the prompt says how many it left out.
+      const whole = (question: Question) => (question.context ?? '').trim() !== '' || question.files.length > 0
+      const incomplete = exams.flatMap((candidate) => candidate.questions).find((question) => !whole(question) && question.discipline !== null)
+      assert.ok(incomplete !== undefined, 'the dataset holds a record without its statement')
+      const area = (await server.request(`/v1/exams/${incomplete.year}/questions?discipline=${incomplete.discipline}&limit=50${incomplete.application === 'regular' ? '' : '&application=ppl'}${incomplete.language === null ? '' : `&language=${incomplete.language}`}`)).json<{ questions: Question[] }>()
+      const simulado = await client.getPrompt({ name: 'simulado', arguments: { year: String(incomplete.year), discipline: incomplete.discipline!, ...(incomplete.application === 'regular' ? {} : { application: 'ppl' }), ...(incomplete.language === null ? {} : { language: incomplete.language }) } })
+      const asked = (simulado.messages[0]!.content as Block).text!
+      for (const question of area.questions) assert.equal(asked.includes(`### ${question.title}\n`), whole(question), question.title)
+      assert.match(asked, /incompleta/)
       assert.ok(!/Gabarito/.test(text))
       await assert.rejects(client.getPrompt({ name: 'simulado', arguments: { year: String(exam.summary.year), discipline: 'astronomia' } }), /discipline must be one of/)
     })

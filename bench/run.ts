@@ -209,6 +209,8 @@ interface Scenario {
   cpuUnitRow?: string
   /** singleQuestionCpuTarget is also met by costing no more than the ceiling answering the same bytes (a one-off answer of megabytes). */
   orCeilingCpu?: boolean
+  /** Most server CPU per request this scenario may cost: the sum of these rows' (what one answer of it replaces). */
+  cpuAtMostRows?: readonly string[]
   /** Most server CPU per request this scenario may cost, in the ceiling's CPU per request for the same bytes (same rounds). */
   ceilingCpuTarget?: number
   /**
@@ -370,7 +372,8 @@ function figureScenarios (year: number, question: QuestionRecord): Scenario[] {
   return [
     { name: 'REST figure question as agents', url: `/v1/exams/${year}/questions/${question.index}`, headers: {}, expectStatus: 200, json: true },
     ...question.files.map((address, at): Scenario => ({ name: `figure ${at + 1} (/files) as agents`, url: new URL(address).pathname, headers: {}, expectStatus: 200, json: false })),
-    { name: 'MCP get_question with figures as agents', url: '/mcp?row=agents-figures', body, headers: MCP_AGENT_HEADERS, expectStatus: 200, json: true, singleQuestionCpuTarget: 1 + question.files.length * 2, cpuUnitRow: 'REST figure question as agents' }
+    // The bound is what it replaces: the question's REST answer and each /files answer of its figures.
+    { name: 'MCP get_question with figures as agents', url: '/mcp?row=agents-figures', body, headers: MCP_AGENT_HEADERS, expectStatus: 200, json: true, cpuAtMostRows: ['REST figure question as agents', ...question.files.map((_, at) => `figure ${at + 1} (/files) as agents`)] }
   ]
 }
 

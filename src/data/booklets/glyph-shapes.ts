@@ -51,13 +51,7 @@ function renderBatch (glyphs: readonly GlyphRef[]): GlyphShape[] {
       const y = Math.floor(at / COLUMNS) * CELL_HEIGHT + BASELINE_Y
       text.showGlyph(font, [EM, 0, 0, -EM, x, y], gid, 0)
     })
-    const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap)
-    try {
-      device.fillText(text, mupdf.Matrix.identity, mupdf.ColorSpace.DeviceGray, [0], 1)
-      device.close()
-    } finally {
-      device.destroy()
-    }
+    fillBlack(pixmap, text)
     const pixels = pixmap.getPixels()
     const stride = pixmap.getStride()
     return glyphs.map(({ font, gid }, at) => {
@@ -121,16 +115,21 @@ export function glyphStrip (glyphs: readonly GlyphRef[], em = 64): { png: Uint8A
       text.showGlyph(font, [em, 0, 0, -em, x, Math.round(em * 1.35)], gid, 0)
       return { x0: x - em / 2, x1: x + em * 1.5 }
     })
-    const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap)
-    try {
-      device.fillText(text, mupdf.Matrix.identity, mupdf.ColorSpace.DeviceGray, [0], 1)
-      device.close()
-    } finally {
-      device.destroy()
-    }
+    fillBlack(pixmap, text)
     return { png: pixmap.asPNG(), spans }
   } finally {
     text.destroy()
     pixmap.destroy()
+  }
+}
+
+/** Draws a text in black on a pixmap (MuPDF's draw device, closed and freed whatever happens). */
+function fillBlack (pixmap: mupdf.Pixmap, text: mupdf.Text): void {
+  const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap)
+  try {
+    device.fillText(text, mupdf.Matrix.identity, mupdf.ColorSpace.DeviceGray, [0], 1)
+    device.close()
+  } finally {
+    device.destroy()
   }
 }

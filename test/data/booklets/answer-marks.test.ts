@@ -1,9 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { openPdf } from '../../../src/data/booklets/page-marks.ts'
-import { readBooklet, type BookletReading } from '../../../src/data/booklets/read-booklet.ts'
+import { BOOKLETS, bookletReading } from './booklet-reading.ts'
 import { bookletKeys, checkMarkedKeys, type BookletKeys } from '../../../src/data/sources/booklets/booklet-keys.ts'
 
 /*
@@ -14,25 +13,11 @@ import { bookletKeys, checkMarkedKeys, type BookletKeys } from '../../../src/dat
  */
 
 const SHARED = fileURLToPath(new URL('../../../../shared/inep/', import.meta.url))
-const BOOKLETS = `${SHARED}booklets/`
 const skip = existsSync(BOOKLETS) && existsSync(`${SHARED}itens-prova/ITENS_PROVA_2010.csv`)
   ? false
   : 'needs ../shared/inep (INEP\'s PDFs and ITENS_PROVA_2010), which only the project\'s machines have'
 
-const readings = new Map<string, BookletReading>()
-function reading (file: string): BookletReading {
-  let found = readings.get(file)
-  if (found === undefined) {
-    const pdf = openPdf(readFileSync(`${BOOKLETS}${file}`), file)
-    try {
-      found = readBooklet(pdf)
-    } finally {
-      pdf.close()
-    }
-    readings.set(file, found)
-  }
-  return found
-}
+const reading = bookletReading
 
 function keysOf (year: number, day: 1 | 2, cd: number): BookletKeys {
   return bookletKeys({ year, application: 'regular', day, cd, inepDir: SHARED })

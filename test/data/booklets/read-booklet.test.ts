@@ -1,10 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { existsSync } from 'node:fs'
 import { furnitureOfText } from '../../../src/data/booklets/furniture.ts'
-import { openPdf } from '../../../src/data/booklets/page-marks.ts'
-import { readBooklet, type BookletReading } from '../../../src/data/booklets/read-booklet.ts'
+import { BOOKLETS, bookletReading } from './booklet-reading.ts'
 
 /*
  * The booklet reader on INEP's own PDFs (../shared/inep/booklets, which users do not have: skipped
@@ -15,23 +13,9 @@ import { readBooklet, type BookletReading } from '../../../src/data/booklets/rea
  * letters, with nothing of the page's furniture in any text.
  */
 
-const BOOKLETS = fileURLToPath(new URL('../../../../shared/inep/booklets/', import.meta.url))
 const skip = existsSync(BOOKLETS) ? false : 'needs ../shared/inep/booklets (INEP\'s PDFs), which only the project\'s machines have'
 
-const readings = new Map<string, BookletReading>()
-function reading (file: string): BookletReading {
-  let found = readings.get(file)
-  if (found === undefined) {
-    const pdf = openPdf(readFileSync(`${BOOKLETS}${file}`), file)
-    try {
-      found = readBooklet(pdf)
-    } finally {
-      pdf.close()
-    }
-    readings.set(file, found)
-  }
-  return found
-}
+const reading = bookletReading
 
 /** The labels a booklet's cover announces: day 2 91–180; day 1 1–90, with 1–5 printed twice (English, then Spanish) from 2010 on. */
 function announced (year: number, day: 1 | 2): string[] {

@@ -12,10 +12,11 @@ cd "$(dirname "$0")/.."
 # Files that must have the machine and the checkout to themselves:
 # - no-stall bounds a delay in wall-clock time (a probe's wait while the server works): another
 #   file's load beside it would be timed with it;
-# - server runs `npm run build`, which empties dist/ before it writes it anew, while other files
-#   start dist/server.js (after it, dist/ is up to date and every later scripts/ensure-build.js
-#   leaves it as it is).
-alone=(test/no-stall.test.ts test/server.test.ts)
+# - server runs `npm run build`, and production-install makes a source newer than dist/ to see
+#   scripts/ensure-build.js build again: a build empties dist/ before it writes it anew, while other
+#   files start dist/server.js (a start-up-cache server, beside it, found no question browser).
+#   After them, dist/ is up to date and every later scripts/ensure-build.js leaves it as it is.
+alone=(test/no-stall.test.ts test/server.test.ts test/production-install.test.ts)
 
 together=()
 while IFS= read -r file; do

@@ -16,7 +16,7 @@ const MARK_REACH = 3.5
 const CHROMA = 0.3
 
 /** Whether a path's colour is a colour (green, red, blue…), not black, white or grey. */
-export function isChromatic ({ colour, subtractive }: PathMark): boolean {
+function isChromatic ({ colour, subtractive }: PathMark): boolean {
   if (colour.length < 3) return false
   const channels = subtractive ? colour.slice(0, 3) : colour
   return Math.max(...channels) - Math.min(...channels) >= CHROMA

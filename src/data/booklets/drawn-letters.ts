@@ -15,7 +15,7 @@ import type { Line } from './text-lines.ts'
  */
 
 /** The font name of a letter read from its shape. */
-export const DRAWN_LETTER_FONT = 'drawn letter'
+const DRAWN_LETTER_FONT = 'drawn letter'
 /** Whether a line starts with a letter read from its shape. */
 export function isDrawnLetter (line: Line): boolean {
   return line.glyphs[0]?.font === DRAWN_LETTER_FONT

@@ -139,7 +139,7 @@ export function unlessOcrUnavailable (namer: GlyphNamer): GlyphNamer {
 }
 
 /** A line read by OCR whose words the list holds less than this share of is not taken (with LINE_MIN_WORDS or more). */
-export const OCR_LINE_SHARE = 0.8
+const OCR_LINE_SHARE = 0.8
 const LINE_MIN_WORDS = 3
 
 /**

@@ -203,7 +203,7 @@ function findMarkers (elements: readonly FlowElement[]): number[] | null {
 }
 
 /** Statement elements into paragraphs, tables and figures; `columnRight` as `paragraphs` takes it. */
-export function statementBlocks (elements: readonly FlowElement[], columnRight: ReadonlyMap<string, number> = columnRights(elements)): Block[] {
+function statementBlocks (elements: readonly FlowElement[], columnRight: ReadonlyMap<string, number> = columnRights(elements)): Block[] {
   const blocks: Block[] = []
   let run: Array<FlowElement & { kind: 'line' }> = []
   const size = textSize(elements.flatMap((element) => (element.kind === 'line' ? [element.line] : [])))

@@ -3,7 +3,7 @@ import type { Question } from '../data/record-schemas.ts'
 import type { ServedFiles } from '../http/answers/served-files.ts'
 import type { EndpointAnswers } from '../http/endpoints.ts'
 import { ApiError } from '../http/errors.ts'
-import { carriedFigures, figureIndexText, figuresOf, type CallFigures } from './question-figures.ts'
+import { carriedFigures, figureContent, figuresOf, type CallFigures } from './question-figures.ts'
 import { QUESTION_SEPARATOR, questionText } from './question-text.ts'
 import { DISCIPLINES } from './tool-input.ts'
 import { labels, questionRecord } from './tools.ts'
@@ -63,13 +63,9 @@ function inPromptWords<T> (read: () => T): T {
   }
 }
 
-/** The messages of a prompt: its text, then the figures as image messages (their index first). */
+/** The messages of a prompt: its text, then the blocks a tool's result carries after its text (the figures' index, each figure as an image), one message each. */
 function withFigures (text: string, figures: CallFigures): PromptMessage[] {
-  const messages: PromptMessage[] = [{ role: 'user', content: { type: 'text', text } }]
-  if (figures.carried.length === 0 && figures.left.length === 0) return messages
-  messages.push({ role: 'user', content: { type: 'text', text: figureIndexText(figures) } })
-  for (const { body } of figures.carried) messages.push({ role: 'user', content: { type: 'image', data: body.raw.toString('base64'), mimeType: body.contentType } })
-  return messages
+  return [{ type: 'text', text } as const, ...figureContent(figures)].map((content): PromptMessage => ({ role: 'user', content }))
 }
 
 /** Where a question is, as the tools take it: `year 2020, index 12, language "ingles"`. */

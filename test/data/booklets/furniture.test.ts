@@ -1,13 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { coveredShare, height, width } from '../../../src/data/booklets/boxes.ts'
 import { recurringTexts } from '../../../src/data/booklets/furniture.ts'
 import { openPdf, type PageMarks } from '../../../src/data/booklets/page-marks.ts'
 import { labelOf } from '../../../src/data/booklets/question-regions.ts'
 import { pageGraphics, recurringDrawings, RECURS_ON } from '../../../src/data/booklets/recurring-drawings.ts'
 import { textLines } from '../../../src/data/booklets/text-lines.ts'
+import { BOOKLETS } from './booklet-reading.ts'
 
 /*
  * Furniture by repetition (recurring-drawings.ts, furniture.ts's recurringTexts) on the page marks of
@@ -18,7 +18,6 @@ import { textLines } from '../../../src/data/booklets/text-lines.ts'
  * is, and the running footer is found by repetition whatever its words.
  */
 
-const BOOKLETS = fileURLToPath(new URL('../../../../shared/inep/booklets/', import.meta.url))
 const skip = existsSync(BOOKLETS) ? false : 'needs ../shared/inep/booklets (INEP\'s PDFs), which only the project\'s machines have'
 
 const read = new Map<string, PageMarks[]>()

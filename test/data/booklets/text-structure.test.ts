@@ -1,7 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { isCredit } from '../../../src/data/booklets/credits.ts'
 import { pageFurniture } from '../../../src/data/booklets/furniture.ts'
 import { marginNumbers, withoutLineNumbers } from '../../../src/data/booklets/line-numbers.ts'
@@ -11,6 +10,7 @@ import { questionParts } from '../../../src/data/booklets/question-parts.ts'
 import { joinSplitLabels, readBooklet } from '../../../src/data/booklets/read-booklet.ts'
 import { labelOf, questionRegions, type FlowElement } from '../../../src/data/booklets/question-regions.ts'
 import { COLUMN_GAP, textLines } from '../../../src/data/booklets/text-lines.ts'
+import { BOOKLETS } from './booklet-reading.ts'
 
 /*
  * The text-structure rules (margin line numbers, source credits, verse, repeated hyphens) on real
@@ -20,7 +20,6 @@ import { COLUMN_GAP, textLines } from '../../../src/data/booklets/text-lines.ts'
  * under its text), checked on every question of the page, not a typed-in answer.
  */
 
-const BOOKLETS = fileURLToPath(new URL('../../../../shared/inep/booklets/', import.meta.url))
 const skip = existsSync(BOOKLETS) ? false : 'needs ../shared/inep/booklets (INEP\'s PDFs), which only the project\'s machines have'
 
 const pdfs = new Map<string, PdfBooklet>()

@@ -71,11 +71,6 @@ export async function carriedFigures (figures: readonly QuestionFigure[], files:
   return { carried, left }
 }
 
-/** A question as a list of figures names it. */
-function questionName (question: Question): string {
-  return question.title
-}
-
 /** The figures by question, in order: `Questão 12 - ENEM 2020: Figura 1, Figura 2`. */
 function byQuestion (figures: readonly QuestionFigure[], withAddress: boolean): string {
   const groups: Array<{ question: Question, names: string[] }> = []
@@ -85,7 +80,7 @@ function byQuestion (figures: readonly QuestionFigure[], withAddress: boolean): 
     if (last?.question === figure.question) last.names.push(name)
     else groups.push({ question: figure.question, names: [name] })
   }
-  return groups.map(({ question, names }) => `${questionName(question)}: ${names.join(', ')}`).join('; ')
+  return groups.map(({ question, names }) => `${question.title}: ${names.join(', ')}`).join('; ')
 }
 
 /** The text block before the images: which figure each image is, and those left out with their addresses. */

@@ -10,6 +10,7 @@ import { readBooklet, type BookletReading } from '../booklets/read-booklet.ts'
 import type { Application } from '../exam-key.ts'
 import type { DatasetQuestion } from '../record-schemas.ts'
 import { bookletKeys } from './booklets/booklet-keys.ts'
+import { readerCodeHash } from './booklets/conversion-cache.ts'
 import { convertDay } from './booklets/inep-booklets.ts'
 import type { LeftOut } from './converted-exam.ts'
 
@@ -196,21 +197,10 @@ export function makeSnapshot ({ booklet, answerKey, inepDir, ocr }: SnapshotRequ
   }
 }
 
-const SOURCE_ROOT = fileURLToPath(new URL('../', import.meta.url))
-
-/** The measures made of a snapshot, which change no snapshot. */
-const MEASURES = new Set(['reading-comparison.ts', 'reading-defects.ts', 'reading-quality.ts'])
-
-/** Every TypeScript file under src/data/ (the reader, the conversion, the keys) but the measures, in a stable order. */
-function readerSources (folder = SOURCE_ROOT): string[] {
-  return readdirSync(folder, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => (entry.isDirectory() ? readerSources(path.join(folder, entry.name)) : entry.name.endsWith('.ts') && !MEASURES.has(entry.name) ? [path.join(folder, entry.name)] : []))
-}
-
 /**
  * The cache key of a snapshot: the SHA-256 of the booklet, its key, the year's files of INEP's folder
- * (ITENS_PROVA, answer keys), every source file of src/data/ but the measures, and whether OCR reads.
+ * (ITENS_PROVA, answer keys), the reader's code as the conversion cache hashes it (every module
+ * inep-booklets.ts reaches, and MuPDF's version), this file's own code, and whether OCR reads.
  */
 export function snapshotKey (request: SnapshotRequest): string {
   const hash = createHash('sha256')
@@ -219,12 +209,13 @@ export function snapshotKey (request: SnapshotRequest): string {
     const where = path.join(request.inepDir, folder)
     return existsSync(where) ? readdirSync(where).filter((file) => file.includes(year)).sort().map((file) => path.join(where, file)) : []
   })
-  const inputs = [request.booklet, request.answerKey, ...inep, ...readerSources()]
+  const inputs = [request.booklet, request.answerKey, ...inep, fileURLToPath(import.meta.url)]
   for (const file of inputs) {
     if (file === null) continue
     hash.update(`${path.basename(file)}\0`)
     hash.update(readFileSync(file))
   }
+  hash.update(`code ${readerCodeHash()}\0`)
   hash.update(request.ocr === null ? 'no-ocr' : 'ocr')
   return hash.digest('hex').slice(0, 32)
 }

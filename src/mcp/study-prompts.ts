@@ -114,17 +114,19 @@ export function registerStudyPrompts (server: McpServer, answers: EndpointAnswer
     const incomplete = listed.length - questions.length
     if (questions.length === 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the exam of ${year} has no question of ${discipline}`)
     const first = questions[0]!
+    const examTitle = first.title.replace(/^Questão \d+ - /, '')
+    const labelled = labels(answers)
     const scoreArguments = [`year ${year}`, ...(first.application === 'regular' ? [] : [`application "${first.application}"`]), ...(language === undefined && discipline !== 'linguagens' ? [] : [`language "${questions.find((question) => question.language !== null)?.language ?? language}"`])]
     const text = [
-      `Aplique ao estudante um simulado de ${labels(answers).get(discipline) ?? discipline} com as ${questions.length} questões abaixo (${first.title.replace(/^Questão \d+ - /, '')}), na ordem.`,
+      `Aplique ao estudante um simulado de ${labelled.get(discipline) ?? discipline} com as ${questions.length} questões abaixo (${examTitle}), na ordem.`,
       'Mostre uma questão por vez e anote a letra que o estudante escolher; não diga o gabarito durante o simulado. As figuras de cada questão vêm',
       'depois do texto (as que não vieram, get_question as dá). Ao final, calcule a nota com a ferramenta score_answers, com',
       `${scoreArguments.join(', ')} e answers: a lista de { index, answer } das questões respondidas; depois mostre os acertos com check_answer se o estudante quiser.`,
       ...(incomplete === 0 ? [] : [`${incomplete === 1 ? 'Uma questão desta área está incompleta' : `${incomplete} questões desta área estão incompletas`} no acervo (sem o enunciado): fica${incomplete === 1 ? '' : 'm'} fora do simulado e, na nota, conta${incomplete === 1 ? '' : 'm'} como em branco.`]),
       '',
-      questions.map((question) => questionText(question, labels(answers), false)).join(QUESTION_SEPARATOR)
+      questions.map((question) => questionText(question, labelled, false)).join(QUESTION_SEPARATOR)
     ].join('\n')
-    return { description: `Simulado: ${discipline}, ${first.title.replace(/^Questão \d+ - /, '')}`, messages: withFigures(text, await carriedFigures(figuresOf(questions, files), files)) }
+    return { description: `Simulado: ${discipline}, ${examTitle}`, messages: withFigures(text, await carriedFigures(figuresOf(questions, files), files)) }
   })
 }
 

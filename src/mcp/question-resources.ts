@@ -46,7 +46,7 @@ function examUri (exam: Exam): string {
 }
 
 /** A figure's resource address, by its path under /files. */
-export function figureUri (relative: string): string {
+function figureUri (relative: string): string {
   return `enem://figure/${relative.split('/').map(encodeURIComponent).join('/')}`
 }
 
@@ -81,7 +81,7 @@ function positiveInteger (value: string | undefined, name: string): string {
 }
 
 /** The contents of a question's resource: its text, then its figures as blobs (capped as a tool's), those left out named in the text. */
-export function questionContents (uri: string, question: Question, labels: Labels, figures: CallFigures): ReadResourceResult {
+function questionContents (uri: string, question: Question, labels: Labels, figures: CallFigures): ReadResourceResult {
   const index = figures.left.length > 0 ? `\n\n${figureIndexText({ carried: [], left: figures.left })}` : ''
   const text: TextResourceContents = { uri, mimeType: MARKDOWN, text: `${questionText(question, labels, false)}${index}` }
   const blobs = figures.carried.map(({ figure, body }): BlobResourceContents => ({ uri: figureUri(figure.relative!), mimeType: body.contentType, blob: body.raw.toString('base64') }))

@@ -47,6 +47,8 @@ export interface McpServerOptions {
  * it does not advertise `tools.listChanged` (the SDK's default is to), so no client subscribes.
  */
 export function mcpServerFactory ({ answers, files, catalog, log, tools = TOOLS }: McpServerOptions): McpServerFactory {
+  // Once, not per server: a server is made for each request.
+  const outputSchemas = new Map(tools.map((tool) => [tool, validationOnly(tool.outputSchema) as TObject]))
   return () => {
     const capabilities = catalog === undefined || files === undefined
       ? { tools: { listChanged: false } }
@@ -57,7 +59,7 @@ export function mcpServerFactory ({ answers, files, catalog, log, tools = TOOLS 
         title: tool.title,
         description: tool.description,
         inputSchema: sdkSchema(tool.inputSchema, isObject),
-        outputSchema: sdkSchema(validationOnly(tool.outputSchema) as TObject, () => true),
+        outputSchema: sdkSchema(outputSchemas.get(tool)!, () => true),
         annotations: { readOnlyHint: true, openWorldHint: false }
       }, async (args) => {
         const answer = callTool(tool, args, answers, log)

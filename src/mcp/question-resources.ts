@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Catalog, Exam } from '../data/catalog.ts'
 import { DEFAULT_APPLICATION } from '../data/exam-key.ts'
+import { decodePath, escapePath } from '../data/dataset/file-addresses.ts'
 import type { Question } from '../data/record-schemas.ts'
 import type { ServedFiles } from '../http/answers/served-files.ts'
 import type { EndpointAnswers } from '../http/endpoints.ts'
@@ -47,7 +48,7 @@ function examUri (exam: Exam): string {
 
 /** A figure's resource address, by its path under /files. */
 function figureUri (relative: string): string {
-  return `enem://figure/${relative.split('/').map(encodeURIComponent).join('/')}`
+  return `enem://figure/${escapePath(relative)}`
 }
 
 /** Every resource, exams first, made once per catalog. */
@@ -120,8 +121,8 @@ function onlyKnown (parts: ResourceParts, known: readonly string[], uri: string)
 /** Registers the resource templates, their reads, and a paged resources/list on one server. */
 export function registerQuestionResources (server: McpServer, answers: EndpointAnswers, catalog: Catalog, files: ServedFiles): void {
   const readFigure = async (uri: string, parts: ResourceParts): Promise<ReadResourceResult> => {
-    const relative = parts.path === undefined ? undefined : decodedPath(parts.path)
-    if (relative === undefined || files.folderOf(relative) === undefined) throw new ResourceNotFoundError(uri, `No figure at ${uri}`)
+    const relative = parts.path === undefined ? null : decodePath(parts.path)
+    if (relative === null || files.folderOf(relative) === undefined) throw new ResourceNotFoundError(uri, `No figure at ${uri}`)
     const body = await files.body(relative)
     return { contents: [{ uri, mimeType: body.contentType, blob: body.raw.toString('base64') }] }
   }
@@ -180,15 +181,6 @@ export function registerQuestionResources (server: McpServer, answers: EndpointA
     const to = from + RESOURCES_PER_PAGE
     return { resources: all.slice(from, to), ...(to < all.length ? { nextCursor: String(to) } : {}) }
   })
-}
-
-/** A figure's path as its address escapes it, or undefined where it does not decode. */
-function decodedPath (escaped: string): string | undefined {
-  try {
-    return escaped.split('/').map((segment) => decodeURIComponent(segment)).join('/')
-  } catch {
-    return undefined
-  }
 }
 
 /** An exam's questions, each with its address. */

@@ -368,11 +368,10 @@ function writeDataset (outDir: string, { sources, booklets, datasetExams, conver
   // is served in (the rows' labels).
   const resaves = new Set(booklets.pin.files.filter((file) => file.resave !== undefined).map((file) => path.basename(file.local)))
   const applied = new Map<string, BookletReadings>()
-  for (const { exam } of repairs) {
+  for (const { exam, booklets: read } of repairs) {
     const application = exam.id.application
     const servedLanguage = (record: DatasetQuestion) => rows.find((row) => row.field === 'language' && (row.application ?? DEFAULT_APPLICATION) === application &&
       row.year === record.year && row.index === record.index && row.language === record.language && row.inDataset === record.language)?.served ?? record.language
-    const read = repairs.find((candidate) => candidate.exam === exam)!.booklets
     const made = readingsFromBooklet(outDir, exam, servedLanguage, resaves, printedPlaces(exam, read, inepDir))
     applied.set(examFolder(exam.id), made)
     const { counts } = made

@@ -9,6 +9,7 @@ import { openPdf } from '../booklets/page-marks.ts'
 import { readBooklet, type BookletReading } from '../booklets/read-booklet.ts'
 import type { Application } from '../exam-key.ts'
 import type { DatasetQuestion } from '../record-schemas.ts'
+import { parseBookletFileName } from './booklets/booklet-files.ts'
 import { bookletKeys } from './booklets/booklet-keys.ts'
 import { readerCodeHash } from './booklets/conversion-cache.ts'
 import { convertDay } from './booklets/inep-booklets.ts'
@@ -146,12 +147,9 @@ export interface SnapshotRequest {
 export function makeSnapshot ({ booklet, answerKey, inepDir, ocr }: SnapshotRequest): BookletSnapshot {
   const started = performance.now()
   const name = path.basename(booklet)
-  const parsed = /^(\d{4})_PV_(impresso|reaplicacao_PPL)_D([12])_CD(\d+)\.pdf$/u.exec(name)
-  if (parsed === null) throw new Error(`${name}: not an INEP booklet name (<year>_PV_impresso_D<day>_CD<n>.pdf)`)
-  const year = Number(parsed[1])
-  const application: Application = parsed[2] === 'impresso' ? 'regular' : 'ppl'
-  const dayNumber = Number(parsed[3]) as 1 | 2
-  const cd = Number(parsed[4])
+  const parsed = parseBookletFileName(name)
+  if (parsed?.kind !== 'booklet') throw new Error(`${name}: not an INEP booklet name (<year>_PV_impresso_D<day>_CD<n>.pdf)`)
+  const { year, application, day: dayNumber, booklet: cd } = parsed
   const keys = bookletKeys({ year, application, day: dayNumber, cd, inepDir, answerKeyPdf: answerKey })
   const pdf = openPdf(readFileSync(booklet), name)
   try {

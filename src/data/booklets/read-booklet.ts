@@ -4,6 +4,7 @@ import { drawnLetters } from './drawn-letters.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
 import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
+import { agreeingReading, mostlyMapped } from './ocr-agreement.ts'
 import { cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { letterOf } from './letters.ts'
@@ -178,8 +179,8 @@ function isProseUnmapped (line: Line): boolean {
  * Lines read by OCR: the region holding them on each side of the page is rendered and read once,
  * and each word goes to the line its centre lies in. Lines no word fell in stay unread.
  */
-function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: OcrReader | null): Map<Line, string> {
-  const read = new Map<Line, string>()
+function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: OcrReader | null): Map<Line, Line> {
+  const read = new Map<Line, Line>()
   if (ocr === null || lines.length === 0) return read
   const wordList = brazilianWordsIfInstalled()
   const region = grow(union(lines.map((line) => line.box)), 2)
@@ -196,8 +197,14 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
     if (own.length === 0) continue
     // Checked as a decoding is (ocr.ts): split words joined, stray marks dropped, a misreading left unread.
     const text = [...(letter === null ? [] : [letter]), ...own.map((word) => word.text)].join(' ')
+    // Where the font maps most of the line, what it maps checks the OCR (ocr-agreement.ts).
+    const agreeing = agreeingReading(line, text)
+    if (agreeing !== null) {
+      read.set(line, { ...agreeing, unmapped: false })
+      continue
+    }
     const checked = wordList === null ? text : checkedOcrLine(text, wordList)
-    if (checked !== null) read.set(line, checked)
+    if (checked !== null) read.set(line, { ...line, text: checked, unmapped: false })
   }
   return read
 }
@@ -254,7 +261,7 @@ interface Repeated {
   readonly texts: readonly Box[]
 }
 
-function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, repeated: Repeated, ocr: (lines: readonly Line[]) => Map<Line, string>): { page: PageReading, elements: FlowElement[] } {
+function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, repeated: Repeated, ocr: (lines: readonly Line[]) => Map<Line, Line>): { page: PageReading, elements: FlowElement[] } {
   const firstFurniture = pageFurniture(firstLines, content, repeated.texts)
   const gutter = findGutter(marks.width, marks.height, marks.paths, firstLines.filter((line) => !firstFurniture.has(line)).map((line) => line.box))
   // With the columns known, lines are cut again: at the gutter, and no longer at a justified space.
@@ -268,9 +275,8 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const read = ocr(unreadable)
   const ocrLines = new Set<Line>()
   const body = printed.map((line) => {
-    const text = read.get(line)
-    if (text === undefined) return line
-    const readLine = { ...line, text, unmapped: false }
+    const readLine = read.get(line)
+    if (readLine === undefined) return line
     ocrLines.add(readLine)
     return readLine
   })
@@ -284,7 +290,9 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
   // A few glyphs without mapping (a formula's symbols), or a mark drawn across: the line is cropped as a figure.
   const drawnOver = drawnOverText(paths, figures, labels, gutter, free)
-  const isFormula = (line: Line) => (line.unmapped && !isProseUnmapped(line)) || drawnOver(line).length > 0
+  // So is a line its font maps but for a few glyphs that no OCR read in agreement (a ligature, a
+  // arrow): shown as printed rather than its question left out for one line.
+  const isFormula = (line: Line) => (line.unmapped && (!isProseUnmapped(line) || mostlyMapped(line))) || drawnOver(line).length > 0
   const formulaSources = [...new Set(free.filter(isFormula))]
   const formulas = formulaSources.map(withoutLetter)
   const letters = formulas.flatMap((line) => letterLines.get(line) ?? [])

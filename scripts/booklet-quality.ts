@@ -11,7 +11,8 @@ import { MEASURED_BOOKLETS, measureInepDir, measureListed, meetsFloors, percent,
  * reads every booklet of ../shared/inep/booklets (or those named: `2009`, `ppl`, a file name) and
  * prints, per booklet, records found of the keyed positions, the comparison with the transcription
  * (or another colour, 2025) and the defect classes (src/data/sources/reading-quality.ts says how).
- * `alt≈`: alternatives equal or within a typo (2 characters) of the other's, to tell a transcription's
+ * `alt`: alternatives equal, or differing only where the transcription misspells (its word no Portuguese
+ * word, ours one: `misspelt` counts those records). `alt≈`: alternatives equal or within a typo (2 characters) of the other's, to tell a transcription's
  * typo from a misreading; the issue's floor is on `alt`. `--list`: each record that differs or has a defect, with why. Readings are kept in
  * <tmpdir>/enem-booklet-readings under their inputs' hashes (the test reads the same); `--fresh`
  * reads again, to time the reader; `--floors`: the levels measured where the issue's target is not
@@ -39,7 +40,7 @@ const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: p
 const load = snapshotLoader(options)
 
 const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'rule-figure': 'rule', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }
-const header = ['booklet', 'against', 'found', 'alt %', 'alt≈ %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
+const header = ['booklet', 'against', 'found', 'alt %', 'misspelt', 'alt≈ %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
 process.stdout.write(`${header.join('\t')}\n`)
 
 function cell (part: number, whole: number, meets: boolean): string {
@@ -74,6 +75,7 @@ for (const entry of entries) {
     row.against ?? '–',
     `${row.found}/${row.expected}${meets.found ? '' : '!'}`,
     compared ? cell(row.alternatives, row.compared, meets.alternatives) : '–',
+    compared ? String(row.theirMisspelt) : '–',
     compared ? `${percent(row.alternativesNear, row.compared)} (${row.alternativesNear})` : '–',
     compared ? cell(row.theirsInOurs, row.compared, meets.theirsInOurs) : '–',
     compared ? cell(row.oursInTheirs, row.assessable, meets.oursInTheirs) : '–',

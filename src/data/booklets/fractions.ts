@@ -38,6 +38,24 @@ function term (glyphs: readonly Glyph[]): string {
   return /^[\p{L}\p{N},.]+( \d{3}\p{L}*)*$/u.test(text) ? text : `(${text})`
 }
 
+/** A fraction's rule stands on the maths axis, about this share of the size above the baseline (where no text beside it tells). */
+const AXIS_HEIGHT = 0.25
+
+/**
+ * The baseline of the text set beside a fraction on its rule's height (an alternative's letter, the
+ * full stop after it), within a few sizes of the rule: the fraction stands on that line, whatever
+ * height the font sets its maths axis at. Null when no text stands beside it.
+ */
+function besideBaseline (glyphs: readonly Glyph[], bar: Box, size: number): number | null {
+  const barY = (bar.y0 + bar.y1) / 2
+  const reach = 4 * size
+  const beside = glyphs.filter((glyph) => glyph.text.trim() !== '' && glyph.box.y0 < barY && glyph.box.y1 > barY &&
+    ((glyph.box.x1 <= bar.x0 + 1 && bar.x0 - glyph.box.x1 < reach) || (glyph.box.x0 >= bar.x1 - 1 && glyph.box.x0 - bar.x1 < reach)))
+  if (beside.length === 0) return null
+  const baselines = beside.map((glyph) => glyph.baseline).sort((a, b) => a - b)
+  return baselines[Math.floor((baselines.length - 1) / 2)]!
+}
+
 /** The glyphs with every printed fraction made one glyph, and the paths left when their rules are taken. */
 export function joinFractions (glyphs: readonly Glyph[], paths: readonly PathMark[]): { glyphs: Glyph[], paths: PathMark[] } {
   const removed = new Set<Glyph>()
@@ -65,8 +83,7 @@ export function joinFractions (glyphs: readonly Glyph[], paths: readonly PathMar
     added.push({
       text: `${term(over)}/${term(under)}`,
       box: { x0: bar.x0, y0: barY - 0.55 * size, x1: bar.x1, y1: barY + 0.45 * size },
-      // A fraction's rule stands on the maths axis, about a quarter of the size above the baseline.
-      baseline: barY + 0.25 * size,
+      baseline: besideBaseline(glyphs.filter((glyph) => !removed.has(glyph)), bar, size) ?? barY + AXIS_HEIGHT * size,
       size,
       font: over[0]!.font,
       bold: false,

@@ -23,8 +23,9 @@ export function normalText (text: string | null): string {
     .replace(/\\([\\`*_[\]<>|#+\-.)])/gu, '$1')
     .replace(/[“”„«»"'‘’`´]/gu, '"')
     .replace(/[–—−‐]/gu, '-')
-    // A multiplication dot is typed as a full stop (x . y . z for x ⋅ y ⋅ z).
+    // A multiplication dot is typed as a full stop (x . y . z for x ⋅ y ⋅ z), a multiplication sign as x.
     .replace(/[⋅·∙]/gu, '.')
+    .replace(/×/gu, 'x')
     .replace(/(\p{L})-\s+(\p{L})/gu, '$1$2')
     // Digit groups: 1 198,8 as printed, 1.198,8 or 1198,8 as typed.
     .replace(/(\d)[\s.\u00a0\u2009\u202f](?=\d{3}(?!\d))/gu, '$1')

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { DatasetQuestion } from '../record-schemas.ts'
-import { compareRecords, normalText, RATIO, sameAlternative } from './reading-comparison.ts'
+import { compareRecords, normalText, RATIO, sameAlternative, words } from './reading-comparison.ts'
 import { bookletDefects, defectCounts, type Defect, type DefectClass } from './reading-defects.ts'
 import type { OcrReader } from '../booklets/ocr.ts'
+import { brazilianWordsIfInstalled, type WordList } from '../booklets/word-list.ts'
 import { BLUE_BOOKLET } from './booklets/booklet-files.ts'
 import { bookletKeys } from './booklets/booklet-keys.ts'
 import { cachedSnapshot, type BookletSnapshot, type SnapshotRecord } from './reading-snapshot.ts'
@@ -26,7 +27,10 @@ export interface QualityRow {
   readonly expected: number
   readonly found: number
   readonly compared: number
+  /** Records whose alternatives are each equal to the other's, or differ only where the transcription misspells (`theirMisspellings`). */
   readonly alternatives: number
+  /** Of `alternatives`, those equal only once the transcription's misspellings are set aside. */
+  readonly theirMisspelt: number
   /** Records whose alternatives are each equal or within TYPO characters of the other's: how many differ by a typo alone, either side's. */
   readonly alternativesNear: number
   /** Theirs found in ours (nothing missing). */
@@ -128,9 +132,35 @@ export function withinEdits (a: string, b: string, limit: number): boolean {
   return previous[b.length]! <= limit
 }
 
+/**
+ * Whether every alternative is equal to the transcription's or differs only where the transcription
+ * misspells: word for word, each word that differs is none in the Portuguese word list on their
+ * side and one on ours ("camponestas" for the print's "camponesas", "joao" for "joão"). A
+ * transcription's error the page shows is not ours; the list, not either reading, tells which side
+ * erred. A word both sides spell as words ("do" for "de") is a difference.
+ */
+export function theirMisspellings (ours: DatasetQuestion, theirs: DatasetQuestion, list: WordList): boolean {
+  if (ours.alternatives.length !== theirs.alternatives.length) return false
+  let misspelt = 0
+  for (const [at, alternative] of theirs.alternatives.entries()) {
+    const own = ours.alternatives[at]!
+    if (sameAlternative(own, alternative)) continue
+    if (own.file !== null || alternative.file !== null) return false
+    const ourWords = words(own.text)
+    const theirWords = words(alternative.text)
+    if (ourWords.length !== theirWords.length) return false
+    for (const [place, word] of theirWords.entries()) {
+      if (word === ourWords[place]) continue
+      if (list.has(word) || !list.has(ourWords[place]!)) return false
+      misspelt++
+    }
+  }
+  return misspelt > 0
+}
+
 function nearAlternatives (ours: DatasetQuestion, theirs: DatasetQuestion): boolean {
   return ours.alternatives.length === theirs.alternatives.length && theirs.alternatives.every((alternative, at) =>
-    sameAlternative(ours.alternatives[at]!, alternative) || withinEdits(normalText(ours.alternatives[at]!.text).replace(/×/gu, 'x'), normalText(alternative.text).replace(/×/gu, 'x'), TYPO))
+    sameAlternative(ours.alternatives[at]!, alternative) || withinEdits(normalText(ours.alternatives[at]!.text), normalText(alternative.text), TYPO))
 }
 
 /**
@@ -145,10 +175,11 @@ function statementFigure (record: DatasetQuestion): boolean {
 const TABLE = /^\|.*\|\s*\n\|\s*:?-{3,}/mu
 
 /** One booklet measured; `counterpart` null: defects and found alone. */
-export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null): QualityRow {
+export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null, list: WordList | null = brazilianWordsIfInstalled()): QualityRow {
   const expected = snapshot.positions.filter((position) => position.key !== null).length
   let compared = 0
   let alternatives = 0
+  let theirMisspelt = 0
   let alternativesNear = 0
   let theirsInOurs = 0
   let oursInTheirs = 0
@@ -162,9 +193,11 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     const comparison = compareRecords(entry.record, theirs)
     compared++
     const why: string[] = []
-    if (comparison.alternatives) alternatives++
-    if (comparison.alternatives || nearAlternatives(entry.record, theirs)) alternativesNear++
-    if (!comparison.alternatives) why.push(`alternatives differ${firstDifference(entry.record, theirs)}`)
+    const misspelt = !comparison.alternatives && list !== null && theirMisspellings(entry.record, theirs, list)
+    if (comparison.alternatives || misspelt) alternatives++
+    if (misspelt) theirMisspelt++
+    if (comparison.alternatives || misspelt || nearAlternatives(entry.record, theirs)) alternativesNear++
+    if (!comparison.alternatives) why.push(`alternatives differ${firstDifference(entry.record, theirs)}${misspelt ? ', the transcription misspelling' : ''}`)
     if (comparison.theirsInOurs >= RATIO) theirsInOurs++
     else why.push(`${Math.round(100 * comparison.theirsInOurs)} % of their statement in ours`)
     if (comparison.oursInTheirs !== null) {
@@ -187,6 +220,7 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     found: snapshot.records.length,
     compared,
     alternatives,
+    theirMisspelt,
     alternativesNear,
     theirsInOurs,
     oursInTheirs,

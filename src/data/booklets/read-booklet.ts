@@ -1,5 +1,6 @@
 import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union, verticalOverlap, width } from './boxes.ts'
 import { answerMarks } from './answer-marks.ts'
+import { circleNumbers } from './circled.ts'
 import { drawnLetters } from './drawn-letters.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
@@ -11,7 +12,7 @@ import { letterOf } from './letters.ts'
 import { furnitureOfText, pageFurniture, recurringTexts, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
 import type { ImageMark, PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
-import { pageGraphics, recurringDrawings } from './recurring-drawings.ts'
+import { isWhite, pageGraphics, recurringDrawings } from './recurring-drawings.ts'
 import { questionParts, type QuestionParts } from './question-parts.ts'
 import { labelOf, questionRegions, sharedTextRange, type FlowElement, type QuestionRegion } from './question-regions.ts'
 import { COLUMN_GAP, textLines, type Line } from './text-lines.ts'
@@ -84,7 +85,8 @@ export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): Bookle
   const printedPages: PageMarks[] = []
   const decoded = decodedMarks(pdf, { nameGlyphs: options.ocr == null ? null : unlessOcrUnavailable(tesseractGlyphs), ...options.fonts })
   for (const printed of decoded.marks) {
-    printedPages.push({ ...printed, ...joinFractions(printed.glyphs, printed.paths) })
+    const circled = circleNumbers(printed.glyphs, printed.paths)
+    printedPages.push({ ...printed, ...joinFractions(circled.glyphs, circled.paths) })
   }
   // Letters drawn as shapes (2010) are read once over the whole booklet, and set as glyphs beside their text.
   const letters = drawnLetters(printedPages)
@@ -212,11 +214,12 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
 /**
  * Whether a line has something drawn across it that is no figure's: a radical sign over its
  * radicand, a vector's arrow, an overline. Such a line is a formula whose text alone would read
- * wrong (`(22 3)/3` for two roots of 2 over 3); it is cropped. An underline (flat) or a box around
- * a passage (taller than a few lines) is not such a mark.
+ * wrong (`(22 3)/3` for two roots of 2 over 3); it is cropped. An underline (flat), a box around
+ * a passage (taller than a few lines) or a white fill is not such a mark.
  */
 function drawnOverText (paths: readonly PathMark[], figures: readonly Figure[], labels: readonly Line[], gutter: Gutter | null, rows: readonly Line[]): (line: Line) => Box[] {
-  const marks = paths.filter((path) => !figures.some((figure) => coveredShare(path.box, grow(figure.box, 1)) > 0.9) &&
+  // A white fill prints nothing over the text (2009 sets a white band behind each line of a text).
+  const marks = paths.filter((path) => !isWhite(path) && !figures.some((figure) => coveredShare(path.box, grow(figure.box, 1)) > 0.9) &&
     !labels.some((label) => near(label.box, path.box, 4)) &&
     !(gutter !== null && path.box.x0 - 2 < gutter.x && path.box.x1 + 2 > gutter.x && height(path.box) > 100))
   return (line) => marks.filter((mark) => {

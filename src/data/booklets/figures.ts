@@ -1,4 +1,4 @@
-import { area, type Box, cluster, coveredShare, grow, height, intersect, near, union, verticalOverlap, width } from './boxes.ts'
+import { area, type Box, cluster, coveredShare, grow, height, intersect, isEmpty, near, union, verticalOverlap, width } from './boxes.ts'
 import { isDrawnLetter } from './drawn-letters.ts'
 import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
@@ -124,8 +124,23 @@ export function pageFigures (input: FigureInput): Figure[] {
     const added = [...inside, ...labels]
     return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
   }), apart)
-  return merged.map((figure) => wholeLabels(figure, input.lines.filter((line) => !input.labels.includes(line) && letterOf(line) === null && !isDrawnLetter(line) &&
-    !prose.has(line) && isLabelLike(line.text))))
+  // A label's band (a drawing that decorates it) is where the label starts.
+  const labelTops = input.labels.map((label) => Math.min(label.box.y0, ...input.paths.filter((path) => verticalOverlap(path.box, label.box) > 0 && height(path.box) < 2 * height(label.box) && decoratesLabel(path.box)).map((path) => path.box.y0)))
+  return merged.map((figure) => endAboveLabels(wholeLabels(figure, input.lines.filter((line) => !input.labels.includes(line) && letterOf(line) === null && !isDrawnLetter(line) &&
+    !prose.has(line) && isLabelLike(line.text))), input.labels, labelTops))
+}
+
+/**
+ * A picture whose white margin a question's label (and its band) is printed over, below the picture's
+ * top (2010 sets "Questão 139" over a scanned image's foot), ends above the label: the label is the page's.
+ */
+function endAboveLabels (figure: Figure, labels: readonly Line[], tops: readonly number[]): Figure {
+  const box = figure.box
+  const over = tops.filter((top, at) => labels[at]!.box.x0 < box.x1 && labels[at]!.box.x1 > box.x0 && labels[at]!.box.y0 > box.y0 + height(labels[at]!.box) && top < box.y1)
+  if (over.length === 0) return figure
+  const kept = { ...box, y1: Math.min(...over) }
+  const parts = figure.parts.flatMap((part) => (isEmpty(intersect(part, kept)) ? [] : [intersect(part, kept)]))
+  return { ...figure, box: union(parts), lines: figure.lines.filter((line) => line.box.y1 <= kept.y1), parts }
 }
 
 /**
@@ -224,18 +239,37 @@ function mergeOverlapping (figures: Figure[], apart: (a: Box, b: Box) => boolean
   })
 }
 
+/** One alternative's share of a figure that holds several alternatives' pictures. */
+export interface FigureCell {
+  /** Where a part's centre lies for the part to be this cell's. */
+  readonly box: Box
+  /** What a part spanning several cells keeps for this cell. */
+  readonly clip: Box
+  /** The height at which the cell's letter stands. */
+  readonly row: number
+}
+
 /**
- * A figure cut at the given heights (between alternatives' letters stacked beside it): each band
- * keeps the parts whose centre lies in it. Bands left empty are dropped.
+ * A figure cut into cells (one per alternative, where their letters stand beside or in it): each cell
+ * keeps the parts whose centre lies in it; a part across two cells' letters' rows or more (one picture
+ * of several alternatives: 2010 scans five structures as one image) is clipped to each cell's `clip`.
+ * Cells left empty are dropped.
  */
-export function cutFigure (figure: Figure, cuts: readonly number[]): Figure[] {
-  const edges = [-Infinity, ...[...cuts].sort((a, b) => a - b), Infinity]
+export function cutFigure (figure: Figure, cells: readonly FigureCell[]): Figure[] {
+  const holds = (cell: Box, box: Box) => {
+    const [x, y] = [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2]
+    return x >= cell.x0 && x < cell.x1 && y >= cell.y0 && y < cell.y1
+  }
+  const spans = (part: Box) => cells.filter((cell) => part.y0 < cell.row && part.y1 > cell.row && part.x0 < cell.clip.x1 && part.x1 > cell.clip.x0).length >= 2
   const pieces: Figure[] = []
-  for (let at = 0; at + 1 < edges.length; at++) {
-    const inBand = (box: Box) => (box.y0 + box.y1) / 2 >= edges[at]! && (box.y0 + box.y1) / 2 < edges[at + 1]!
-    const parts = figure.parts.filter(inBand)
+  for (const cell of cells) {
+    const parts = figure.parts.flatMap((part) => {
+      if (!spans(part)) return holds(cell.box, part) ? [part] : []
+      const clipped = intersect(part, cell.clip)
+      return isEmpty(clipped) ? [] : [clipped]
+    })
     if (parts.length === 0) continue
-    pieces.push({ box: union(parts), lines: figure.lines.filter((line) => inBand(line.box)), image: figure.image, parts })
+    pieces.push({ box: union(parts), lines: figure.lines.filter((line) => holds(cell.box, line.box)), image: figure.image, parts })
   }
   return pieces
 }

@@ -49,6 +49,53 @@ export function cropRegion (document: mupdf.Document, number: number, box: Box, 
   }
 }
 
+/** Where a region prints nothing: the runs of its rows, and of its columns, with no pixel darker than this (0–255) at INK_DPI. */
+const INK = 192
+const INK_DPI = 144
+
+/** The runs of rows and of columns of a region of page `number` in which the page prints nothing (as page coordinates, top to bottom and left to right). */
+export function blankRuns (document: mupdf.Document, number: number, box: Box): { rows: Array<[number, number]>, columns: Array<[number, number]> } {
+  const page = document.loadPage(number - 1)
+  const scale = INK_DPI / 72
+  const pixels: mupdf.Rect = [Math.floor(box.x0 * scale), Math.floor(box.y0 * scale), Math.ceil(box.x1 * scale), Math.ceil(box.y1 * scale)]
+  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, pixels, false)
+  try {
+    pixmap.clear(255)
+    const device = new mupdf.DrawDevice(pageTransform(page, INK_DPI), pixmap)
+    try {
+      page.run(device, mupdf.Matrix.identity)
+      device.close()
+    } finally {
+      device.destroy()
+    }
+    const [wide, high, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()]
+    const samples = pixmap.getPixels()
+    const inkedRows = new Array<boolean>(high).fill(false)
+    const inkedColumns = new Array<boolean>(wide).fill(false)
+    for (let y = 0; y < high; y++) {
+      for (let x = 0; x < wide; x++) {
+        if (samples[y * stride + x]! < INK) inkedRows[y] = inkedColumns[x] = true
+      }
+    }
+    const runs = (inked: boolean[], from: number) => {
+      const found: Array<[number, number]> = []
+      let start = -1
+      inked.forEach((ink, at) => {
+        if (!ink && start < 0) start = at
+        if ((ink || at === inked.length - 1) && start >= 0) {
+          found.push([(from + start) / scale, (from + (ink ? at : at + 1)) / scale])
+          start = -1
+        }
+      })
+      return found
+    }
+    return { rows: runs(inkedRows, pixels[1]), columns: runs(inkedColumns, pixels[0]) }
+  } finally {
+    pixmap.destroy()
+    page.destroy()
+  }
+}
+
 /** Page `number` as PNG bytes with each outline drawn on it. */
 export function annotatedPage (document: mupdf.Document, number: number, outlines: readonly Outline[], dpi = PAGE_DPI): Uint8Array {
   const page = document.loadPage(number - 1)

@@ -1,6 +1,6 @@
-import { cutFigure, type Figure } from './figures.ts'
+import { cutFigure, type Figure, type FigureCell } from './figures.ts'
 import { letterOf } from './letters.ts'
-import { coveredShare, grow, verticalOverlap } from './boxes.ts'
+import { type Box, coveredShare, grow, height, verticalOverlap } from './boxes.ts'
 import { isCredit, opensReference } from './credits.ts'
 import { CLITIC, joinHyphenated, REPEATED_HYPHEN } from './hyphenation.ts'
 import { withoutLineNumbers } from './line-numbers.ts'
@@ -56,7 +56,7 @@ type LineElement = FlowElement & { kind: 'line' }
 type FigureElement = FlowElement & { kind: 'figure' }
 
 /** The parts of a question from its elements (shared text first). */
-export function questionParts (printed: readonly FlowElement[]): QuestionParts {
+export function questionParts (printed: readonly FlowElement[], blank?: BlankReader): QuestionParts {
   // Line numbers in a text's margin are no words of it; a boxed text is its words.
   const elements = unboxedText(withoutLineNumbers(printed))
   const markers = findMarkers(elements)
@@ -75,7 +75,7 @@ export function questionParts (printed: readonly FlowElement[]): QuestionParts {
   // A figure cut at the letters beside it is replaced by its pieces; those no alternative takes stay the statement's.
   const pieces = new Map<FlowElement, FigureElement[]>()
   const figures = elements.filter((element): element is FigureElement => element.kind === 'figure').flatMap((element) => {
-    const cut = cutAtMarkers(element, markerElements)
+    const cut = cutAtMarkers(element, markerElements, lines, blank)
     if (cut.length > 1) pieces.set(element, cut)
     return cut
   })
@@ -117,18 +117,73 @@ function splitAsking (blocks: Block[]): { statement: Block[], asking: string } {
   return { statement: asking === '' ? blocks : blocks.slice(0, -1), asking }
 }
 
+/** Where a page prints nothing in a box (page-pictures.ts blankRuns): runs of blank rows and of blank columns, in page coordinates. */
+export type BlankReader = (page: number, box: Box) => { readonly rows: ReadonlyArray<readonly [number, number]>, readonly columns: ReadonlyArray<readonly [number, number]> }
+
 /**
- * Figures of alternatives stacked in a column touch and are found as one: such a figure, beside
- * two or more letters, is cut halfway between the letters' centres.
+ * A white band this many letters' heights tall or more parts two alternatives' pictures; a narrower one
+ * may part a chart from its axis's labels (2018, 2023 stack charts a few points apart).
  */
-function cutAtMarkers (element: FigureElement, markers: readonly LineElement[]): FigureElement[] {
+const GAP_BETWEEN_PICTURES = 0.4
+
+/**
+ * One figure beside or around two letters or more holds several alternatives' pictures (figures stacked
+ * in a column touch and are found as one; 2010 scans five structures, or a grid of five drawings, as one
+ * image): it is cut into a cell per letter. A column of letters standing inside it starts a column of
+ * cells just left of them; down a column, each part goes to the letter whose cell holds its centre, two
+ * letters' cells meeting halfway between their centres. A part across two letters' rows or more (a
+ * scanned picture: nothing drawn apart to cut at) is cut where it prints nothing (`blank`): in the widest
+ * white band between two letters tall enough to part two pictures (else halfway), right of a letter
+ * standing in it (past a mark drawn around the letter), and below the question's text above the first
+ * letters (set over the picture's white).
+ */
+function cutAtMarkers (element: FigureElement, markers: readonly LineElement[], lines: readonly LineElement[], blank?: BlankReader): FigureElement[] {
   const box = element.figure.box
+  // The letter's own box, not its line's (the text after it runs on).
+  const letterBox = (marker: LineElement) => marker.line.glyphs.find((glyph) => glyph.text.trim() !== '' || !glyph.mapped)?.box ?? marker.line.box
   const beside = markers.filter((marker) => marker.page === element.page && marker.line.box.y1 > box.y0 && marker.line.box.y0 < box.y1 &&
-    marker.line.box.x0 >= box.x0 - 80 && marker.line.box.x0 <= box.x0 + 4)
+    marker.line.box.x0 >= box.x0 - 80 && letterBox(marker).x1 < box.x1)
   if (beside.length < 2) return [element]
-  const centres = beside.map((marker) => (marker.line.box.y0 + marker.line.box.y1) / 2).sort((a, b) => a - b)
-  const cuts = centres.slice(1).map((centre, at) => (centre + centres[at]!) / 2)
-  return cutFigure(element.figure, cuts).map((figure) => ({ ...element, figure }))
+  const centre = (letter: Box) => (letter.y0 + letter.y1) / 2
+  const across = element.figure.parts.some((part) => beside.filter((marker) => part.y0 < centre(marker.line.box) && part.y1 > centre(marker.line.box)).length >= 2)
+  const white = across ? blank : undefined
+  const size = Math.max(...beside.map((marker) => height(marker.line.box)))
+  const columns: LineElement[][] = []
+  for (const marker of [...beside].sort((a, b) => a.line.box.x0 - b.line.box.x0)) {
+    const column = columns.find((others) => Math.abs(others[0]!.line.box.x0 - marker.line.box.x0) < 2 * size)
+    if (column === undefined) columns.push([marker])
+    else column.push(marker)
+  }
+  const textAbove = (column: readonly LineElement[]) => Math.max(-Infinity, ...lines.filter((other) => other.page === element.page && !markers.includes(other) &&
+    other.line.box.x1 > box.x0 && other.line.box.x0 < box.x1 && other.line.box.y1 > box.y0 && other.line.box.y1 <= column[0]!.line.box.y0).map((other) => other.line.box.y1))
+  const cells = columns.flatMap((column, at) => {
+    column.sort((a, b) => a.line.box.y0 - b.line.box.y0)
+    const left = at === 0 ? -Infinity : Math.min(...column.map((marker) => marker.line.box.x0)) - 1
+    const right = at + 1 < columns.length ? Math.min(...columns[at + 1]!.map((marker) => marker.line.box.x0)) - 1 : Infinity
+    // A letter standing in the figure is no part of its picture, nor is a mark drawn around it: its cell starts at the first white after it.
+    const starts = column.map((marker) => {
+      const letter = letterBox(marker)
+      if (letter.x1 <= box.x0) return left
+      const after = white?.(element.page, { x0: letter.x1, y0: letter.y0 - height(letter), x1: Math.min(right, box.x1), y1: letter.y1 + height(letter) }).columns[0]
+      return after === undefined ? letter.x1 + 1 : Math.max(after[0], letter.x1)
+    })
+    const from = Math.max(box.x0, ...starts)
+    const to = Math.min(right, box.x1)
+    const halfway = column.slice(1).map((lower, above) => (centre(column[above]!.line.box) + centre(lower.line.box)) / 2)
+    const gaps = column.slice(1).map((lower, above) => {
+      const [y0, y1] = [centre(column[above]!.line.box), centre(lower.line.box)]
+      const runs = from < to ? white?.(element.page, { x0: from, y0, x1: to, y1 }).rows ?? [] : []
+      const widest = runs.filter(([start, end]) => end - start >= GAP_BETWEEN_PICTURES * size).sort((a, b) => (b[1] - b[0]) - (a[1] - a[0]))[0]
+      return widest === undefined ? (y0 + y1) / 2 : (widest[0] + widest[1]) / 2
+    })
+    const [edges, whiteEdges] = [[-Infinity, ...halfway, Infinity], [textAbove(column), ...gaps, Infinity]]
+    return column.map((marker, row): FigureCell => ({
+      box: { x0: left, y0: edges[row]!, x1: right, y1: edges[row + 1]! },
+      clip: { x0: starts[row]!, y0: whiteEdges[row]!, x1: right, y1: whiteEdges[row + 1]! },
+      row: centre(marker.line.box)
+    }))
+  })
+  return cutFigure(element.figure, cells).map((figure) => ({ ...element, figure }))
 }
 
 /**

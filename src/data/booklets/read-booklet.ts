@@ -6,7 +6,7 @@ import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
 import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
 import { agreeingReading, mostlyMapped } from './ocr-agreement.ts'
-import { cropRegion } from './page-pictures.ts'
+import { blankRuns, cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { letterOf } from './letters.ts'
 import { furnitureOfText, pageFurniture, recurringTexts, type FurnitureKind } from './furniture.ts'
@@ -112,7 +112,7 @@ export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): Bookle
   }
   const markedLetters = new Set(readings.flatMap((page) => page.markedLetters))
   const questions = questionRegions(stream).map((region) => {
-    const parts = questionParts([...region.shared, ...region.elements])
+    const parts = questionParts([...region.shared, ...region.elements], (page, box) => blankRuns(pdf.document, page, box))
     return { region, parts, marked: parts.alternatives.filter((alternative) => alternative.lines[0] !== undefined && markedLetters.has(alternative.lines[0])).map((alternative) => alternative.letter) }
   })
   const answerMarked = questions.filter((question) => question.marked.length === 1).length >= questions.length / 2

@@ -1,6 +1,7 @@
 import type * as mupdf from 'mupdf'
 import { likeness, renderGlyphs, type GlyphShape } from './glyph-shapes.ts'
 import type { Glyph, PageMarks, PdfBooklet } from './page-marks.ts'
+import { symbolGlyphs } from './symbol-glyphs.ts'
 import { brazilianWords, isWord, WordListUnavailable, wordShare, type WordList, type WordShare } from './word-list.ts'
 
 /*
@@ -103,10 +104,20 @@ export function decodeFonts (pages: readonly PageMarks[], fonts: ReadonlyMap<str
     const reason = needsDecoding(use, pages, options.words)
     if (reason !== null) reasons.set(use.name, reason)
   }
-  if (reasons.size === 0) return { pages: [...pages], decodings: [] }
-  const references = new References(uses, reasons, fonts)
   const decodings: FontDecoding[] = []
   const tables = new Map<string, Map<number, string | null>>()
+  // A symbol font's unmapped glyphs are named by the Symbol font MuPDF carries (symbol-glyphs.ts).
+  for (const use of uses.values()) {
+    const font = fonts.get(use.name)
+    if (!SYMBOL_FONT.test(use.name) || font === undefined) continue
+    const unmapped = [...use.distinct].filter(([, glyph]) => glyph.own === null).map(([gid]) => gid)
+    const named = symbolGlyphs(font, unmapped)
+    if (named.size === 0) continue
+    tables.set(use.name, new Map(named))
+    decodings.push(symbolDecoding(use, named))
+  }
+  if (reasons.size === 0) return { pages: tables.size === 0 ? [...pages] : pages.map((page) => readThrough(page, tables)), decodings }
+  const references = new References(uses, reasons, fonts)
   for (const [name, reason] of reasons) {
     const font = fonts.get(name)
     if (font === undefined) continue
@@ -137,7 +148,23 @@ function fontUses (pages: readonly PageMarks[]): Map<string, FontUse> {
   return uses
 }
 
-/** A symbol font's unmapped glyphs are a formula's (cropped as figures); a text font's need decoding. */
+/** How a symbol font's glyphs were named by the reference Symbol font: by shape, unchecked by words (formulas have none). */
+function symbolDecoding (use: FontUse, named: ReadonlyMap<number, string>): FontDecoding {
+  const unnamed = [...use.distinct].filter(([gid, glyph]) => glyph.own === null && !named.has(gid))
+  return {
+    font: use.name,
+    reason: 'unmapped',
+    glyphs: new Map([...named].map(([gid, text]) => [gid, { text, by: 'shape' as const }])),
+    named: { own: 0, shape: named.size, shift: 0, words: 0, ocr: 0 },
+    shift: null,
+    unnamed: { glyphs: unnamed.length, printed: unnamed.reduce((sum, [, glyph]) => sum + glyph.count, 0) },
+    share: { words: 0, found: 0, share: 0 },
+    guessesRefused: null,
+    accepted: true
+  }
+}
+
+/** A symbol font's unmapped glyphs are named apart (symbolDecoding); a text font's need decoding. */
 function needsDecoding (use: FontUse, pages: readonly PageMarks[], words: WordList | null): FontDecoding['reason'] | null {
   if (SYMBOL_FONT.test(use.name)) return null
   const unmapped = [...use.distinct.values()].filter((glyph) => glyph.own === null).reduce((sum, glyph) => sum + glyph.count, 0)

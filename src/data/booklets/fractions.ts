@@ -65,8 +65,9 @@ export function joinFractions (glyphs: readonly Glyph[], paths: readonly PathMar
     const bar = path.box
     const barY = (bar.y0 + bar.y1) / 2
     const within = (glyph: Glyph) => !removed.has(glyph) && glyph.box.x0 >= bar.x0 - 1.5 && glyph.box.x1 <= bar.x1 + 1.5
-    // Measured by the terms' own size, so that an exponent set smaller (m² over cd) stays in its term.
-    const near = glyphs.filter((glyph) => within(glyph) && Math.abs(glyph.baseline - barY) < 1.4 * glyph.size)
+    // Measured by the terms' size, so that an exponent set smaller (x² over 4) stays in its term.
+    const termSize = Math.max(0, ...glyphs.filter((glyph) => within(glyph) && Math.abs(glyph.baseline - barY) < 1.4 * glyph.size).map((glyph) => glyph.size))
+    const near = glyphs.filter((glyph) => within(glyph) && Math.abs(glyph.baseline - barY) < 1.4 * Math.max(glyph.size, termSize))
     const size = Math.max(0, ...near.map((glyph) => glyph.size))
     const over = near.filter((glyph) => glyph.baseline < barY && barY - glyph.baseline < 0.95 * size)
     const under = near.filter((glyph) => glyph.baseline > barY && glyph.baseline - 0.72 * glyph.size > barY - 0.2 * size && glyph.baseline - barY < 1.35 * size)

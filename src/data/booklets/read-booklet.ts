@@ -243,6 +243,12 @@ function drawnBetween (box: Box, line: Line, rows: readonly Line[]): boolean {
   return glyphs.some((glyph) => glyph.box.x1 <= box.x0 + 0.5 && box.x0 - glyph.box.x1 < gap) && glyphs.some((glyph) => glyph.box.x0 >= box.x1 - 0.5 && glyph.box.x0 - box.x1 < gap)
 }
 
+/** Whether a line stands beside or inside a formula's box, on a good part of its height. */
+function setAcross (formula: Box, line: Line): boolean {
+  const reach = 0.3 * line.size
+  return line.box.x0 < formula.x1 + reach && line.box.x1 > formula.x0 - reach && verticalOverlap(formula, line.box) >= 0.6 * height(line.box)
+}
+
 /** A formula line's alternative letter (`A` set apart at its start), kept as a line of its own. */
 const letterLines = new WeakMap<Line, Line>()
 
@@ -296,7 +302,11 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   // So is a line its font maps but for a few glyphs that no OCR read in agreement (a ligature, a
   // arrow): shown as printed rather than its question left out for one line.
   const isFormula = (line: Line) => (line.unmapped && (!isProseUnmapped(line) || mostlyMapped(line))) || drawnOver(line).length > 0
-  const formulaSources = [...new Set(free.filter(isFormula))]
+  const cropped = free.filter(isFormula)
+  // A line set across a formula's (the rest of it beside a tall bracket, whose pieces stand on other
+  // baselines and together span the line) is the formula's too: a formula is never half text, half picture.
+  const croppedBoxes = cluster(cropped.map((line) => line.box), 0.3 * textSize).map((group) => union(group.map((at) => cropped[at]!.box)))
+  const formulaSources = [...new Set([...cropped, ...free.filter((line) => !cropped.includes(line) && croppedBoxes.some((box) => setAcross(box, line)))])]
   const formulas = formulaSources.map(withoutLetter)
   const letters = formulas.flatMap((line) => letterLines.get(line) ?? [])
   // A formula's box holds what is drawn over or between its words, which joins its parts (Hb + O₂ ⇌ HbO₂).

@@ -31,3 +31,10 @@ test('a fraction with no text beside it stands a quarter of its size under its r
   assert.equal(glyphs[0]!.text, 'λ/4')
   assert.equal(glyphs[0]!.baseline, 475.9 + 0.25 * SIZE)
 })
+
+test('an exponent set small over the rule stays in its term: x² over 4 (2023 day 2, question 170)', () => {
+  const small = (text: string, x0: number, x1: number, baseline: number, size: number): Glyph => ({ ...glyph(text, x0, x1, baseline), size })
+  const bar: PathMark = { ...rule, box: { x0: 476.3, y0: 375, x1: 486.6, y1: 375.5 } }
+  const { glyphs } = joinFractions([small('x', 477.4, 481.8, 371.79, 8.89), small('2', 482.5, 485.3, 367.8, 5.13), small('4', 479.1, 484.1, 384.48, 8.89)], [bar])
+  assert.deepEqual(glyphs.map((one) => one.text), ['x²/4'])
+})

@@ -1,7 +1,7 @@
 import type * as mupdf from 'mupdf'
 import { likeness, renderGlyphs, type GlyphShape } from './glyph-shapes.ts'
 import type { Glyph, PageMarks, PdfBooklet } from './page-marks.ts'
-import { symbolGlyphs } from './symbol-glyphs.ts'
+import { standardReferences, standardSign, symbolGlyphs } from './standard-glyphs.ts'
 import { brazilianWords, isWord, WordListUnavailable, wordShare, type WordList, type WordShare } from './word-list.ts'
 
 /*
@@ -18,7 +18,10 @@ import { brazilianWords, isWord, WordListUnavailable, wordShare, type WordList, 
  *    the one whose words the word list holds most;
  * 3. by the words it stands in: a glyph still unnamed (2010's ã, ç, õ, which no mapped font of
  *    that booklet prints) is the letter that makes the most of its words Portuguese;
- * 4. by OCR of its rendered shape, when a reader is given (`nameGlyphs`).
+ * 4. a sign rather than a letter (2018's • “ ” – — º ∆ Ω, which no mapped font of that booklet
+ *    prints), by the standard font its font follows (STANDARD_FONTS: Arial has Helvetica's
+ *    advances and design): the glyph of its advance it is most like, clearly more than any other;
+ * 5. by OCR of its rendered shape, when a reader is given (`nameGlyphs`).
  * The whole decoding is then checked by the share of its words in the word list, and refused
  * below ACCEPTED_SHARE (its glyphs stay unmapped: line OCR, or a question left out).
  */
@@ -50,6 +53,27 @@ const MIN_WORD_EVIDENCE = 2
 const OCR_TWINS: Readonly<Record<string, string>> = { ',': '’', '\'': '’', '|': 'I', '-': '–', '"': '”' }
 /** Candidate shifts tried when no glyph is named by shape. */
 const MAX_SHIFT = 256
+/**
+ * The standard fonts (PDF's fourteen, which MuPDF carries) whose design a booklet's font follows,
+ * by its family: Arial's advances are Helvetica's, Times New Roman's Times's.
+ */
+const STANDARD_FONTS: ReadonlyArray<{ readonly family: RegExp, readonly name: (bold: boolean, italic: boolean) => string }> = [
+  { family: /^(arial|helvetica)/u, name: (bold, italic) => `Helvetica${bold || italic ? '-' : ''}${bold ? 'Bold' : ''}${italic ? 'Oblique' : ''}` },
+  { family: /^times/u, name: (bold, italic) => `Times-${bold ? 'Bold' : ''}${italic ? 'Italic' : ''}${bold || italic ? '' : 'Roman'}` }
+]
+/**
+ * The signs a standard font's glyph may name: digits, punctuation, quotes, dashes, the bullet,
+ * degrees, Greek letters and the operators of school mathematics. Latin letters are not among
+ * them (their words name them, step 3), nor the Greek ones drawn as a Latin letter (Α, ο, ν, κ),
+ * nor the spacing accents that look like a quote (¨ ´), nor the pieces a tall bracket is built
+ * of (a formula's, cropped as a figure).
+ */
+const SIGNS = [
+  ...'0123456789!#%&()*+,./:;<=>?@[]{}|~',
+  ...'°ºª·×÷±¬§µ–—‘’“”•…′″',
+  ...'ΓΔΘΛΞΠΣΦΨΩαβγδεζηθλμξπρστφψωϕϑ',
+  ...'−≤≥≠≈≅≡∞∆∇∈∉∂∑∏√∝∠⊥∩∪⊂⊃∧∨⇒⇔→←↔↑↓⋅∗∅'
+]
 
 const SYMBOL_FONT = /symbol|math|mt[ -]?extra|euclid|cmsy|cmex|msam|msbm|wingding|dingbat|zapf|pi ?std|c39/iu
 /** What a glyph of a text font is guessed as from its words: a letter of Portuguese prose, or a ligature. */
@@ -77,7 +101,7 @@ export interface FontDecoding {
   readonly accepted: boolean
 }
 
-export type NamingMethod = 'own' | 'shape' | 'shift' | 'words' | 'ocr'
+export type NamingMethod = 'own' | 'shape' | 'standard' | 'shift' | 'words' | 'ocr'
 
 /** Names glyphs from their rendered shapes (OCR); a name per glyph, null where it reads none. */
 export type GlyphNamer = (glyphs: ReadonlyArray<{ readonly font: mupdf.Font, readonly gid: number }>) => Array<string | null>
@@ -106,7 +130,7 @@ export function decodeFonts (pages: readonly PageMarks[], fonts: ReadonlyMap<str
   }
   const decodings: FontDecoding[] = []
   const tables = new Map<string, Map<number, string | null>>()
-  // A symbol font's unmapped glyphs are named by the Symbol font MuPDF carries (symbol-glyphs.ts).
+  // A symbol font's unmapped glyphs are named by the Symbol font MuPDF carries (standard-glyphs.ts).
   for (const use of uses.values()) {
     const font = fonts.get(use.name)
     if (!SYMBOL_FONT.test(use.name) || font === undefined) continue
@@ -148,14 +172,14 @@ function fontUses (pages: readonly PageMarks[]): Map<string, FontUse> {
   return uses
 }
 
-/** How a symbol font's glyphs were named by the reference Symbol font: by shape, unchecked by words (formulas have none). */
+/** How a symbol font's glyphs were named by the Symbol font (standard-glyphs.ts): unchecked by words, which formulas have none of. */
 function symbolDecoding (use: FontUse, named: ReadonlyMap<number, string>): FontDecoding {
   const unnamed = [...use.distinct].filter(([gid, glyph]) => glyph.own === null && !named.has(gid))
   return {
     font: use.name,
     reason: 'unmapped',
-    glyphs: new Map([...named].map(([gid, text]) => [gid, { text, by: 'shape' as const }])),
-    named: { own: 0, shape: named.size, shift: 0, words: 0, ocr: 0 },
+    glyphs: new Map([...named].map(([gid, text]) => [gid, { text, by: 'standard' as const }])),
+    named: { own: 0, shape: 0, standard: named.size, shift: 0, words: 0, ocr: 0 },
     shift: null,
     unnamed: { glyphs: unnamed.length, printed: unnamed.reduce((sum, [, glyph]) => sum + glyph.count, 0) },
     share: { words: 0, found: 0, share: 0 },
@@ -338,11 +362,28 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
       by.set(gid, 'shape')
     }
   }
+  // 4. A sign no mapped glyph draws, by the standard font its font follows: once the letters are
+  // named (a Latin letter is no Greek one of its shape), or at once where no words name letters.
+  const bySign = (): void => {
+    const signs = standardSigns(use.name)
+    for (const gid of unknown) {
+      const shape = shapes.get(gid)!
+      if (table.get(gid) !== null || shape.weight === 0 || signs.length === 0) continue
+      const sign = standardSign(shape, signs)
+      if (sign !== null) {
+        table.set(gid, sign)
+        by.set(gid, 'standard')
+      }
+    }
+  }
 
   // Guesses need the word list to check them by.
   const runs = fontWords(use, pages)
   const words = options.words
-  if (words === null) return { table, decoding: describe(use, reason, table, by, null, { words: 0, found: 0, share: 0 }, null, named(by).own + named(by).shape > 0) }
+  if (words === null) {
+    bySign()
+    return { table, decoding: describe(use, reason, table, by, null, { words: 0, found: 0, share: 0 }, null, named(by).own + named(by).shape + named(by).standard > 0) }
+  }
 
   // 2. By a constant shift.
   // A wrong mapping is shifted from its codes; glyphs with none, from their ids (2010: the TrueType order).
@@ -374,8 +415,9 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
     return new Set([...printedOtherwise].filter((text) => !alike.has(text)))
   }
   for (const gid of nameByWords(table, runs, words, unlike)) by.set(gid, 'words')
+  bySign()
 
-  // 4. By OCR of its shape.
+  // 5. By OCR of its shape.
   const left = [...table].filter(([, text]) => text === null).map(([gid]) => gid)
   if (options.nameGlyphs != null && left.length > 0) {
     const read = options.nameGlyphs(left.map((gid) => ({ font, gid })))
@@ -397,7 +439,7 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
   // kept only when the decoding's words are Portuguese, and there are enough of them to tell.
   let share = wordShare(words, decodedWords(runs, table))
   const checked = share.words >= MIN_WORDS && share.share >= ACCEPTED_SHARE
-  const guessed = [...by].filter(([, method]) => method !== 'own' && method !== 'shape').map(([gid]) => gid)
+  const guessed = [...by].filter(([, method]) => method !== 'own' && method !== 'shape' && method !== 'standard').map(([gid]) => gid)
   const refused = checked ? null : { glyphs: guessed.length, share }
   if (!checked && guessed.length > 0) {
     for (const gid of guessed) {
@@ -407,11 +449,27 @@ function decodeFont (use: FontUse, reason: FontDecoding['reason'], font: mupdf.F
     share = wordShare(words, decodedWords(runs, table))
   }
   const counts = named(by)
-  return { table, decoding: describe(use, reason, table, by, counts.shift > 0 ? shift : null, share, refused !== null && refused.glyphs > 0 ? refused : null, checked || counts.own + counts.shape > 0) }
+  return { table, decoding: describe(use, reason, table, by, counts.shift > 0 ? shift : null, share, refused !== null && refused.glyphs > 0 ? refused : null, checked || counts.own + counts.shape + counts.standard > 0) }
+}
+
+/** The standard font (MuPDF's name of it) whose design a font follows, or null. */
+function standardFont (name: string): string | null {
+  const key = family(name)
+  const found = STANDARD_FONTS.find((standard) => standard.family.test(key))
+  return found === undefined ? null : found.name(/bold|black|heavy/iu.test(name), /italic|oblique/iu.test(name))
+}
+
+/** Latin letters, accented or not: what a glyph most like one of them is not named as a sign (Õ is no Θ). */
+const LATIN_LETTERS = [...Array.from({ length: 0x17f - 0x41 + 1 }, (_, at) => String.fromCodePoint(0x41 + at)).filter((text) => /\p{Script=Latin}/u.test(text) && !SIGNS.includes(text))]
+
+/** The signs and Latin letters of the standard font a font follows (none when it follows none). */
+function standardSigns (name: string): ReturnType<typeof standardReferences> {
+  const standard = standardFont(name)
+  return standard === null ? [] : standardReferences(standard, [...SIGNS.map((text) => ({ text, sign: true })), ...LATIN_LETTERS.map((text) => ({ text, sign: false }))])
 }
 
 function named (by: ReadonlyMap<number, NamingMethod>): Record<NamingMethod, number> {
-  const counts: Record<NamingMethod, number> = { own: 0, shape: 0, shift: 0, words: 0, ocr: 0 }
+  const counts: Record<NamingMethod, number> = { own: 0, shape: 0, standard: 0, shift: 0, words: 0, ocr: 0 }
   for (const method of by.values()) counts[method]++
   return counts
 }

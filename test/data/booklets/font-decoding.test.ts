@@ -131,6 +131,26 @@ test('2018 day 2: an Arial subset with no mapping reads its accented letters, wh
   assert.ok(measured.found / measured.read >= 0.9, `${measured.found} of ${measured.read} decoded words in the transcription`)
 })
 
+test('2018 day 2: signs no mapped glyph draws are named by the standard font Arial follows (Helvetica), no letter among them; its bullets are the transcription\'s', { skip }, () => {
+  // No mapped font of the booklet prints its bullet, quotes or º: shape (the same pixels) and words cannot name them.
+  const file = '2018/2018_PV_impresso_D2_CD5.pdf'
+  const body = bodyDecoding(file)
+  const signs = [...body.glyphs.values()].filter((glyph) => glyph.by === 'standard').map((glyph) => glyph.text)
+  for (const sign of ['•', '“', '”']) assert.ok(signs.includes(sign), `${sign} named (named: ${signs.join(' ')})`)
+  assert.deepEqual(signs.filter((text) => /^[\p{Script=Latin}]$/u.test(text) && !/[ºª]/u.test(text)), [], 'no Latin letter named by a standard font')
+  const bullets = decode(file).marks.flatMap((page) => page.glyphs).filter((glyph) => glyph.source?.font === body.font && glyph.text === '•').length
+  const transcribed = path.join(SHARED, 'enem-data/2018/questions')
+  if (!existsSync(transcribed)) return
+  // Day 2 is 91–180 (the blue booklet's numbers); each bullet the transcription types is one printed.
+  let typed = 0
+  for (let index = 91; index <= 180; index++) {
+    const details = path.join(transcribed, String(index), 'details.json')
+    if (existsSync(details)) typed += [...(JSON.parse(readFileSync(details, 'utf8')) as { context?: string | null }).context ?? ''].filter((character) => character === '•').length
+  }
+  assert.ok(typed > 0)
+  assert.equal(bullets, typed)
+})
+
 test('fonts whose mapping reads as Portuguese are left as they are', { skip }, () => {
   const file = '2021/2021_PV_impresso_D2_CD5.pdf'
   const { decodings, marks } = decode(file)

@@ -37,29 +37,27 @@ const load = snapshotLoader(options)
 type Measure = 'found' | 'alternatives' | 'theirsInOurs' | 'oursInTheirs' | 'figures'
 
 /**
- * Per booklet, where the issue's target was not met when measured (2026-12-05 22:25–22:35 UTC,
+ * Per booklet, where the issue's target was not met when measured (2026-12-06 01:35 UTC,
  * `npx tsx scripts/booklet-quality.ts --floors`): the share (0–1, rounded down) or defect count
  * measured then, which the reading must keep reaching. Absent where the target is met. Raise a
  * level when the reader does better; never lower one.
  */
 const MEASURED: Readonly<Record<string, Partial<Record<Measure, number> & Record<DefectClass, number>>>> = {
-  '2009_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 5 },
-  // 2010: alternatives drawn in one scanned picture cut at their letters (day 1 80, 84; day 2 138, 142): every keyed position found.
-  '2010_PV_impresso_D1_CD1.pdf': { alternatives: 0.688, theirsInOurs: 0.822 },
-  '2010_PV_impresso_D2_CD7.pdf': { alternatives: 0.852, 'rule-figure': 1, 'text-in-figure': 3 },
+  '2009_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 2 },
+  // 2010: the transcription's own slips (a word dropped or changed, "termoelétrica") that the word list cannot tell.
+  '2010_PV_impresso_D1_CD1.pdf': { alternatives: 0.711 },
+  '2010_PV_impresso_D2_CD7.pdf': { alternatives: 0.863, 'rule-figure': 1, 'text-in-figure': 3 },
   '2014_PV_impresso_D1_CD1.pdf': { 'text-in-figure': 1 },
   '2014_PV_impresso_D2_CD7.pdf': { 'rule-figure': 1 },
-  '2015_PV_impresso_D1_CD1.pdf': { alternatives: 0.855 },
-  '2015_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 4 },
-  '2016_PV_impresso_D1_CD1.pdf': { alternatives: 0.888, 'text-in-figure': 3 },
+  '2015_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 2 },
+  '2016_PV_impresso_D1_CD1.pdf': { 'text-in-figure': 2 },
   '2016_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 2 },
-  // 2018 day 2: its accented letters decoded (22:40 UTC): found 88/89, alternatives 80/88, statements 77/88.
-  '2018_PV_impresso_D2_CD5.pdf': { theirsInOurs: 0.875, 'text-in-figure': 4 },
-  '2021_PV_impresso_D2_CD5.pdf': { alternatives: 0.852, theirsInOurs: 0.875, 'rule-figure': 1, 'text-in-figure': 7 },
-  '2023_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 1 },
-  '2020_PV_reaplicacao_PPL_D2_CD6.pdf': { 'rule-figure': 2, 'text-in-figure': 3 },
+  '2018_PV_impresso_D2_CD5.pdf': { 'text-in-figure': 4 },
+  // 2021 day 2: 7 of the 10 records that differ are the transcription's errors, seen on the page (bench/results.md lists them).
+  '2021_PV_impresso_D2_CD5.pdf': { alternatives: 0.886, 'rule-figure': 1, 'text-in-figure': 4 },
+  '2020_PV_reaplicacao_PPL_D2_CD6.pdf': { 'rule-figure': 2, 'text-in-figure': 2 },
   '2021_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 1 },
-  '2023_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 3 }
+  '2023_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 2 }
 }
 
 function shares (row: QualityRow): Record<Measure, { part: number, whole: number, target: number }> {

@@ -2,7 +2,7 @@ import { cutFigure, type Figure, type FigureCell } from './figures.ts'
 import { letterOf } from './letters.ts'
 import { type Box, coveredShare, grow, height, verticalOverlap } from './boxes.ts'
 import { isCredit, opensReference } from './credits.ts'
-import { CLITIC, joinHyphenated, REPEATED_HYPHEN } from './hyphenation.ts'
+import { hyphenJoin, joinHyphenated } from './hyphenation.ts'
 import { withoutLineNumbers } from './line-numbers.ts'
 import { textTable } from './tables.ts'
 import { unboxedText } from './text-boxes.ts'
@@ -433,11 +433,12 @@ const LIST_MARK = /^(?:\d{1,2}\s*[–—.)-]|[a-z]\)|[IVX]{1,4}\s*[–—.)-]|[�
 
 /** Marks where a hyphen at a line's end is to be dropped, until the paragraph is whole. */
 const HYPHEN_JOIN = '\u2060join\u2060'
-/** What joins a line to the one before it: a hard break for a verse, nothing for a hyphenated word or a pronoun after its verb's hyphen, else a space. */
+/** What joins a line to the one before it: a hard break for a verse, nothing for a word broken at a hyphen (hyphenation.ts), else a space. */
 function joiner (before: string, after: string, verse: boolean): string {
-  if (/\p{L}-$/u.test(before) && ((/^\p{Ll}/u.test(after) && !CLITIC.test(after)) || REPEATED_HYPHEN.test(after))) return HYPHEN_JOIN
-  // A pronoun after the verb's hyphen ("ajudá-" / "la") keeps the hyphen and takes no space.
-  if (/\p{L}-$/u.test(before) && CLITIC.test(after)) return ''
+  const join = hyphenJoin(before, after)
+  if (join === 'drop') return HYPHEN_JOIN
+  // A pronoun after the verb's hyphen ("ajudá-" / "la"), a compound's hyphen: kept, no space.
+  if (join === 'keep') return ''
   if (verse) return '  \n'
   return ' '
 }

@@ -1,6 +1,5 @@
 import { area, type Box, cluster, coveredShare, grow, height, intersect, isEmpty, near, union, verticalOverlap, width } from './boxes.ts'
 import { isDrawnLetter } from './drawn-letters.ts'
-import { letterOf } from './letters.ts'
 import type { PathMark } from './page-marks.ts'
 import { between, isThin, isWhite } from './recurring-drawings.ts'
 import type { Line } from './text-lines.ts'
@@ -46,6 +45,8 @@ export interface FigureInput {
   readonly gutterX: number | null
   /** The body text's size. */
   readonly textSize: number
+  /** Whether a line is an alternative's letter (letters.ts's alternativeLetter, with the booklet's letter fonts). */
+  readonly isLetter: (line: Line) => boolean
 }
 
 /** The figures of one page. */
@@ -54,7 +55,7 @@ export function pageFigures (input: FigureInput): Figure[] {
   const inContent = (box: Box) => box.y0 >= content.top - 1 && box.y1 <= content.bottom + 1
   // A drawing's short words (a structure's atoms, a diagram's letters) join its pieces, which their
   // lines stop short of; they count as no graphic of their own.
-  const joining = input.lines.filter((line) => line.text.length <= 4 && letterOf(line) === null && !input.labels.includes(line))
+  const joining = input.lines.filter((line) => line.text.length <= 4 && !input.isLetter(line) && !input.labels.includes(line))
   // The box, rule or band of a question's label (2021 sets its band a little apart; 2009 runs its rule on across
   // the column) decorates the label: no figure is made of it, nor joined by it to a drawing below.
   const decoratesLabel = (box: Box) => input.labels.some((label) => near(label.box, box, 3) ||
@@ -110,23 +111,23 @@ export function pageFigures (input: FigureInput): Figure[] {
     const whole = union([box, ...lines.map((line) => line.box)])
     // Rules alone, however many, with nothing set along them, show nothing a picture would.
     if (!image && lines.length === 0 && isThin(whole)) continue
-    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && sameSide(whole, line.box)), prose)
+    const labels = nearbyLabels(whole, input.lines.filter((line) => !lines.includes(line) && !input.labels.includes(line) && sameSide(whole, line.box)), prose, input.isLetter)
     const parts = [...members.map((mark) => mark.box), ...lines.map((line) => line.box), ...labels.map((line) => line.box)]
     figures.push({ box: union([whole, ...labels.map((line) => line.box)]), lines: [...lines, ...labels], image, parts })
   }
   // Pieces merged (an axis title beside its chart) hold more text between them: taken once more.
   const merged = mergeOverlapping(mergeOverlapping(figures, apart).map((figure) => {
     // An alternative's letter beside stacked pieces is no piece's text.
-    const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && letterOf(line) === null &&
+    const inside = input.lines.filter((line) => !figure.lines.includes(line) && !input.labels.includes(line) && !input.isLetter(line) &&
       !prose.has(line) && coveredShare(line.box, grow(figure.box, LABEL_MARGIN)) >= INSIDE_SHARE)
     const around = union([figure.box, ...inside.map((line) => line.box)])
-    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line) && sameSide(around, line.box)), prose)
+    const labels = nearbyLabels(around, input.lines.filter((line) => !figure.lines.includes(line) && !inside.includes(line) && !input.labels.includes(line) && sameSide(around, line.box)), prose, input.isLetter)
     const added = [...inside, ...labels]
     return added.length === 0 ? figure : { ...figure, box: union([around, ...labels.map((line) => line.box)]), lines: [...figure.lines, ...added], parts: [...figure.parts, ...added.map((line) => line.box)] }
   }), apart)
   // A label's band (a drawing that decorates it) is where the label starts.
   const labelTops = input.labels.map((label) => Math.min(label.box.y0, ...input.paths.filter((path) => verticalOverlap(path.box, label.box) > 0 && height(path.box) < 2 * height(label.box) && decoratesLabel(path.box)).map((path) => path.box.y0)))
-  return merged.map((figure) => endAboveLabels(wholeLabels(figure, input.lines.filter((line) => !input.labels.includes(line) && letterOf(line) === null && !isDrawnLetter(line) &&
+  return merged.map((figure) => endAboveLabels(wholeLabels(figure, input.lines.filter((line) => !input.labels.includes(line) && !input.isLetter(line) && !isDrawnLetter(line) &&
     !prose.has(line) && isLabelLike(line.text))), input.labels, labelTops))
 }
 
@@ -168,12 +169,12 @@ const CITATION = /Dispon[ií]vel em|Acesso em|\((adaptado|fragmento)\)|^[A-ZÀ-�
  * Short lines standing just outside a figure's box, within its span (a chart's tick labels and axis
  * names, a map's legend), are its labels — not a source citation, not an alternative's letter.
  */
-function nearbyLabels (box: Box, lines: readonly Line[], prose: ReadonlySet<Line>): Line[] {
+function nearbyLabels (box: Box, lines: readonly Line[], prose: ReadonlySet<Line>, isLetter: (line: Line) => boolean): Line[] {
   const labels: Line[] = []
   let around = box
   for (let round = 0; round < 3; round++) {
     const found = lines.filter((line) => {
-      if (labels.includes(line) || prose.has(line) || CITATION.test(line.text) || TEXT_HEADING.test(line.text.trim()) || letterOf(line) !== null) return false
+      if (labels.includes(line) || prose.has(line) || CITATION.test(line.text) || TEXT_HEADING.test(line.text.trim()) || isLetter(line)) return false
       // Within a line's height of the figure, above, below or beside it, and no wider than it.
       const reach = { x0: around.x0 - 3 * line.size, y0: around.y0 - 2.2 * line.size, x1: around.x1 + 3 * line.size, y1: around.y1 + 2.2 * line.size }
       return coveredShare(line.box, reach) > 0.95 && isLabelLike(line.text) && width(line.box) <= Math.max(width(around), 100) + 2 * line.size

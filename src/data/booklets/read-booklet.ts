@@ -8,7 +8,7 @@ import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type Oc
 import { agreeingReading, mostlyMapped } from './ocr-agreement.ts'
 import { blankRuns, cropRegion } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
-import { letterOf } from './letters.ts'
+import { alternativeLetter, letterFonts, letterOf } from './letters.ts'
 import { furnitureOfText, pageFurniture, recurringTexts, type FurnitureKind } from './furniture.ts'
 import { compareFlow, findGutter, flowPlaces, type Gutter } from './page-layout.ts'
 import type { ImageMark, PageMarks, PathMark, PdfBooklet } from './page-marks.ts'
@@ -103,10 +103,12 @@ export function readBooklet (pdf: PdfBooklet, options: ReadOptions = {}): Bookle
     texts: recurringTexts(pages.map((page) => ({ page: page.marks.number, lines: page.lines })),
       (line) => labelOf(line) !== null || sharedTextRange(line.text) !== null || furnitureOfText(line.text) !== null)
   }
+  // The fonts the booklet sets its alternatives' letters in: a lone capital in another is a drawing's label.
+  const letterFontsOf = letterFonts(pages.flatMap((page) => page.lines))
   const stream: FlowElement[] = []
   const readings: PageReading[] = []
   for (const page of pages) {
-    const reading = readPage(page, content, textSize, { drawn: repeated.drawn, letters: repeated.letters, texts: repeated.texts.get(page.marks.number) ?? [] }, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
+    const reading = readPage(page, content, textSize, { drawn: repeated.drawn, letters: repeated.letters, texts: repeated.texts.get(page.marks.number) ?? [] }, letterFontsOf, (lines) => readByOcr(pdf, page.marks.number, lines, options.ocr ?? null))
     readings.push(reading.page)
     stream.push(...reading.elements)
   }
@@ -270,7 +272,7 @@ interface Repeated {
   readonly texts: readonly Box[]
 }
 
-function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, repeated: Repeated, ocr: (lines: readonly Line[]) => Map<Line, Line>): { page: PageReading, elements: FlowElement[] } {
+function readPage ({ marks, lines: firstLines }: PageLines, content: { top: number, bottom: number }, textSize: number, repeated: Repeated, letterFontsOf: ReadonlySet<string>, ocr: (lines: readonly Line[]) => Map<Line, Line>): { page: PageReading, elements: FlowElement[] } {
   const firstFurniture = pageFurniture(firstLines, content, repeated.texts)
   const gutter = findGutter(marks.width, marks.height, marks.paths, firstLines.filter((line) => !firstFurniture.has(line)).map((line) => line.box))
   // With the columns known, lines are cut again: at the gutter, and no longer at a justified space.
@@ -294,7 +296,7 @@ function readPage ({ marks, lines: firstLines }: PageLines, content: { top: numb
   const marking = answerMarks(marks.paths, body.filter((line) => letterOf(line) !== null))
   const images = marks.images.filter((image) => !repeated.drawn.has(image))
   const paths = marks.paths.filter((path) => !repeated.drawn.has(path) && !repeated.letters.has(path) && !marking.paths.has(path))
-  const figures = pageFigures({ images, rotated: marks.rotated, paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize })
+  const figures = pageFigures({ images, rotated: marks.rotated, paths, lines: body, labels, content, gutterX: gutter?.x ?? null, textSize, isLetter: (line) => alternativeLetter(line, letterFontsOf) !== null })
   const inFigures = new Set(figures.flatMap((figure) => figure.lines))
   const free = body.filter((line) => !inFigures.has(line) && !labels.includes(line))
   // A few glyphs without mapping (a formula's symbols), or a mark drawn across: the line is cropped as a figure.

@@ -1,6 +1,6 @@
 import { cutFigure, type Figure, type FigureCell } from './figures.ts'
 import { letterOf } from './letters.ts'
-import { type Box, coveredShare, grow, height, verticalOverlap } from './boxes.ts'
+import { type Box, coveredShare, grow, height, union, verticalOverlap } from './boxes.ts'
 import { isCredit, opensReference } from './credits.ts'
 import { hyphenJoin, joinHyphenated } from './hyphenation.ts'
 import { withoutLineNumbers } from './line-numbers.ts'
@@ -98,10 +98,14 @@ export function questionParts (printed: readonly FlowElement[], blank?: BlankRea
     })
     if (figure !== undefined) used.add(figure)
     // Beside its figure, what lies on the figure (a tick label left out of it) is the figure's, not text.
-    const text = figure === undefined ? own : own.filter((element) => coveredShare(element.line.box, grow(figure.figure.box, element.line.size)) < 0.5)
+    const onFigure = (box: Box, size: number) => figure !== undefined && coveredShare(box, grow(figure.figure.box, size)) >= 0.5
+    const text = own.filter((element) => !onFigure(element.line.box, element.line.size))
+    // So is what follows the letter on its own line, where it lies on the figure (a drawing's point "A").
+    const rest = marker.line.glyphs.slice(1).filter((glyph) => glyph.text.trim() !== '')
+    const restOnFigure = rest.length > 0 && onFigure(union(rest.map((glyph) => glyph.box)), marker.line.size)
     return {
       letter: LETTERS[at]!,
-      text: joinHyphenated([marker.line.text.replace(MARKER, ''), ...text.map((element) => element.line.text)]),
+      text: joinHyphenated([restOnFigure ? '' : marker.line.text.replace(MARKER, ''), ...text.map((element) => element.line.text)]),
       figure: figure === undefined ? null : { figure: figure.figure, page: figure.page },
       lines: [marker.line, ...text.map((element) => element.line)]
     }

@@ -67,3 +67,12 @@ test('2023/2023_PV_impresso_D2_CD7.pdf 178: five charts stacked close are cut be
   const { alternatives } = question('2023/2023_PV_impresso_D2_CD7.pdf', 178).parts
   assert.deepEqual(alternatives.map((alternative) => alternative.figure?.figure.lines.filter((line) => line.text === 't (s)').length), [1, 1, 1, 1, 1])
 })
+
+test('ppl/2020 136: a drawing\'s points named beside an alternative\'s letter are its picture\'s, not its text', { skip }, () => {
+  // The second application's grey day 2 names the ant's path A … E in each alternative's drawing; D sets its "A" on the letter's row.
+  const read = question('ppl/2020_PV_reaplicacao_PPL_D2_CD6.pdf', 136)
+  for (const alternative of read.parts.alternatives) {
+    assert.ok(alternative.figure !== null, `${alternative.letter} has its drawing`)
+    assert.equal(alternative.text, '', `${alternative.letter} reads no text: the drawing's point names are in its picture`)
+  }
+})

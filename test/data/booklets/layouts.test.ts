@@ -37,7 +37,7 @@ const load = snapshotLoader(options)
 type Measure = 'found' | 'alternatives' | 'theirsInOurs' | 'oursInTheirs' | 'figures'
 
 /**
- * Per booklet, where the issue's target was not met when measured (2026-12-06 01:35 UTC,
+ * Per booklet, where the issue's target was not met when measured (2026-12-06 01:05 UTC,
  * `npx tsx scripts/booklet-quality.ts --floors`): the share (0–1, rounded down) or defect count
  * measured then, which the reading must keep reaching. Absent where the target is met. Raise a
  * level when the reader does better; never lower one.
@@ -49,14 +49,14 @@ const MEASURED: Readonly<Record<string, Partial<Record<Measure, number> & Record
   '2010_PV_impresso_D2_CD7.pdf': { alternatives: 0.863, 'rule-figure': 1, 'text-in-figure': 3 },
   '2014_PV_impresso_D1_CD1.pdf': { 'text-in-figure': 1 },
   '2014_PV_impresso_D2_CD7.pdf': { 'rule-figure': 1 },
-  '2015_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 2 },
-  '2016_PV_impresso_D1_CD1.pdf': { 'text-in-figure': 2 },
-  '2016_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 2 },
-  '2018_PV_impresso_D2_CD5.pdf': { 'text-in-figure': 4 },
+  '2015_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 1 },
+  '2016_PV_impresso_D2_CD7.pdf': { 'text-in-figure': 1 },
+  '2018_PV_impresso_D2_CD5.pdf': { 'text-in-figure': 3 },
   // 2021 day 2: 7 of the 10 records that differ are the transcription's errors, seen on the page (bench/results.md lists them).
-  '2021_PV_impresso_D2_CD5.pdf': { alternatives: 0.886, 'rule-figure': 1, 'text-in-figure': 4 },
-  '2020_PV_reaplicacao_PPL_D2_CD6.pdf': { 'rule-figure': 2, 'text-in-figure': 2 },
-  '2021_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 1 },
+  '2021_PV_impresso_D2_CD5.pdf': { alternatives: 0.887, 'rule-figure': 1, 'text-in-figure': 4 },
+  // The second applications' counts rose by one each when a question left out before was found (2020 159, 2021 159), its drawing's labels in text too.
+  '2020_PV_reaplicacao_PPL_D2_CD6.pdf': { 'rule-figure': 2, 'text-in-figure': 3 },
+  '2021_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 2 },
   '2023_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 2 }
 }
 

@@ -12,7 +12,8 @@ import { MEASURED_BOOKLETS, measureInepDir, measureListed, meetsFloors, percent,
  * prints, per booklet, records found of the keyed positions, the comparison with the transcription
  * (or another colour, 2025) and the defect classes (src/data/sources/reading-quality.ts says how).
  * `alt`: alternatives equal, or differing only where the transcription misspells (its word no Portuguese
- * word, ours one: `misspelt` counts those records). `alt≈`: alternatives equal or within a typo (2 characters) of the other's, to tell a transcription's
+ * word, ours one: `misspelt` counts those records), or only where OCR of the page reads ours and not
+ * theirs (`page` counts those). `alt≈`: alternatives equal or within a typo (2 characters) of the other's, to tell a transcription's
  * typo from a misreading; the issue's floor is on `alt`. `--list`: each record that differs or has a defect, with why. Readings are kept in
  * <tmpdir>/enem-booklet-readings under their inputs' hashes (the test reads the same); `--fresh`
  * reads again, to time the reader; `--floors`: the levels measured where the issue's target is not
@@ -40,7 +41,7 @@ const options = { bookletsDir: path.join(SHARED, 'inep/booklets'), datasetDir: p
 const load = snapshotLoader(options)
 
 const SHORT: Record<string, string> = { 'recurring-figure': 'rec', 'rule-figure': 'rule', 'credit-in-asking': 'cred', 'line-numbers': 'lnum', 'key-picture': 'keyp', 'markdown-escape': 'esc', 'text-in-figure': 'txtfig' }
-const header = ['booklet', 'against', 'found', 'alt %', 'misspelt', 'alt≈ %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
+const header = ['booklet', 'against', 'found', 'alt %', 'misspelt', 'page', 'alt≈ %', 'theirs⊂ours %', 'ours⊂theirs %', 'figures %', ...DEFECT_CLASSES.map((kind) => SHORT[kind]!), 's']
 process.stdout.write(`${header.join('\t')}\n`)
 
 function cell (part: number, whole: number, meets: boolean): string {
@@ -76,6 +77,7 @@ for (const entry of entries) {
     `${row.found}/${row.expected}${meets.found ? '' : '!'}`,
     compared ? cell(row.alternatives, row.compared, meets.alternatives) : '–',
     compared ? String(row.theirMisspelt) : '–',
+    compared ? String(row.pageShown) : '–',
     compared ? `${percent(row.alternativesNear, row.compared)} (${row.alternativesNear})` : '–',
     compared ? cell(row.theirsInOurs, row.compared, meets.theirsInOurs) : '–',
     compared ? cell(row.oursInTheirs, row.assessable, meets.oursInTheirs) : '–',

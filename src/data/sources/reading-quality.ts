@@ -3,7 +3,10 @@ import path from 'node:path'
 import type { DatasetQuestion } from '../record-schemas.ts'
 import { compareRecords, normalText, RATIO, sameAlternative, words } from './reading-comparison.ts'
 import { bookletDefects, defectCounts, type Defect, type DefectClass } from './reading-defects.ts'
-import type { OcrReader } from '../booklets/ocr.ts'
+import { grow, type Box } from '../booklets/boxes.ts'
+import { OCR_DPI, type OcrReader } from '../booklets/ocr.ts'
+import { openPdf, type PdfBooklet } from '../booklets/page-marks.ts'
+import { cropRegion } from '../booklets/page-pictures.ts'
 import { brazilianWordsIfInstalled, type WordList } from '../booklets/word-list.ts'
 import { BLUE_BOOKLET } from './booklets/booklet-files.ts'
 import { bookletKeys } from './booklets/booklet-keys.ts'
@@ -31,6 +34,8 @@ export interface QualityRow {
   readonly alternatives: number
   /** Of `alternatives`, those equal only once the transcription's misspellings are set aside. */
   readonly theirMisspelt: number
+  /** Of `alternatives`, those whose every difference the page shows the transcription's (`pageShowsTheirs`: OCR of the print reads ours). */
+  readonly pageShown: number
   /** Records whose alternatives are each equal or within TYPO characters of the other's: how many differ by a typo alone, either side's. */
   readonly alternativesNear: number
   /** Theirs found in ours (nothing missing). */
@@ -158,6 +163,49 @@ export function theirMisspellings (ours: DatasetQuestion, theirs: DatasetQuestio
   return misspelt > 0
 }
 
+/** What OCR reads of the print in a box of a page (words joined by spaces), or null where it cannot read. */
+export type PrintedText = (page: number, box: Box) => string | null
+
+/**
+ * Whether the page shows the transcription wrong wherever the alternatives differ: OCR of the print
+ * (Tesseract on the page's pixels, a reading independent of the fonts ours comes from) reads each
+ * differing alternative as ours, within PAGE_SLACK of its length, and nearer ours than theirs. A
+ * transcription's error the page shows is not ours (issue 58); where OCR reads neither, it is.
+ */
+export function pageShowsTheirs (entry: SnapshotRecord, theirs: DatasetQuestion, page: PrintedText): boolean {
+  const ours = entry.record
+  if (ours.alternatives.length !== theirs.alternatives.length) return false
+  let differing = 0
+  for (const [at, alternative] of theirs.alternatives.entries()) {
+    const own = ours.alternatives[at]!
+    if (sameAlternative(own, alternative)) continue
+    differing++
+    const where = entry.printed.find((printed) => printed.letter === own.letter)
+    if (where === undefined || own.file !== null) return false
+    const read = page(where.page, { x0: where.box[0], y0: where.box[1], x1: where.box[2], y1: where.box[3] })
+    if (read === null) return false
+    const form = (text: string | null) => normalText(text).replace(/\s+/gu, '')
+    const printed = form(read)
+    const toOurs = editDistance(printed, form(own.text))
+    if (toOurs > PAGE_SLACK * form(own.text).length || toOurs >= editDistance(printed, form(alternative.text))) return false
+  }
+  return differing > 0
+}
+
+/** OCR's own misreadings an alternative may hold and still read as ours: a share of its characters. */
+const PAGE_SLACK = 0.1
+
+/** Levenshtein's distance between two texts. */
+export function editDistance (a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, at) => at)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = current
+  }
+  return previous[b.length]!
+}
+
 function nearAlternatives (ours: DatasetQuestion, theirs: DatasetQuestion): boolean {
   return ours.alternatives.length === theirs.alternatives.length && theirs.alternatives.every((alternative, at) =>
     sameAlternative(ours.alternatives[at]!, alternative) || withinEdits(normalText(ours.alternatives[at]!.text), normalText(alternative.text), TYPO))
@@ -175,11 +223,12 @@ function statementFigure (record: DatasetQuestion): boolean {
 const TABLE = /^\|.*\|\s*\n\|\s*:?-{3,}/mu
 
 /** One booklet measured; `counterpart` null: defects and found alone. */
-export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null, list: WordList | null = brazilianWordsIfInstalled()): QualityRow {
+export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterpart | null, against: string | null, list: WordList | null = brazilianWordsIfInstalled(), page: PrintedText | null = null): QualityRow {
   const expected = snapshot.positions.filter((position) => position.key !== null).length
   let compared = 0
   let alternatives = 0
   let theirMisspelt = 0
+  let pageShown = 0
   let alternativesNear = 0
   let theirsInOurs = 0
   let oursInTheirs = 0
@@ -194,10 +243,12 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     compared++
     const why: string[] = []
     const misspelt = !comparison.alternatives && list !== null && theirMisspellings(entry.record, theirs, list)
-    if (comparison.alternatives || misspelt) alternatives++
+    const shown = !comparison.alternatives && !misspelt && page !== null && pageShowsTheirs(entry, theirs, page)
+    if (comparison.alternatives || misspelt || shown) alternatives++
     if (misspelt) theirMisspelt++
-    if (comparison.alternatives || misspelt || nearAlternatives(entry.record, theirs)) alternativesNear++
-    if (!comparison.alternatives) why.push(`alternatives differ${firstDifference(entry.record, theirs)}${misspelt ? ', the transcription misspelling' : ''}`)
+    if (shown) pageShown++
+    if (comparison.alternatives || misspelt || shown || nearAlternatives(entry.record, theirs)) alternativesNear++
+    if (!comparison.alternatives) why.push(`alternatives differ${firstDifference(entry.record, theirs)}${misspelt ? ', the transcription misspelling' : shown ? ', the page shows the transcription\'s error' : ''}`)
     if (comparison.theirsInOurs >= RATIO) theirsInOurs++
     else why.push(`${Math.round(100 * comparison.theirsInOurs)} % of their statement in ours`)
     if (comparison.oursInTheirs !== null) {
@@ -221,6 +272,7 @@ export function measureBooklet (snapshot: BookletSnapshot, counterpart: Counterp
     compared,
     alternatives,
     theirMisspelt,
+    pageShown,
     alternativesNear,
     theirsInOurs,
     oursInTheirs,
@@ -335,10 +387,32 @@ export function snapshotLoader (options: MeasureOptions): (file: string) => { sn
 }
 
 /** One booklet of MEASURED_BOOKLETS measured as the list says. */
-export function measureListed (entry: MeasuredBooklet, load: (file: string) => { snapshot: BookletSnapshot }, options: Pick<MeasureOptions, 'datasetDir' | 'inepDir'>): QualityRow {
+export function measureListed (entry: MeasuredBooklet, load: (file: string) => { snapshot: BookletSnapshot }, options: Pick<MeasureOptions, 'datasetDir' | 'inepDir'> & Partial<Pick<MeasureOptions, 'bookletsDir' | 'ocr'>>): QualityRow {
   const { snapshot } = load(entry.file)
   if (entry.against === null) return measureBooklet(snapshot, null, null)
-  if (entry.against === 'transcription') return measureBooklet(snapshot, transcriptionCounterpart(snapshot, options.datasetDir, blueNumbering(snapshot, options.inepDir)), 'transcription')
+  if (entry.against === 'transcription') {
+    const printed = options.bookletsDir === undefined || options.ocr == null ? null : printedText(path.join(options.bookletsDir, entry.file), options.ocr)
+    try {
+      return measureBooklet(snapshot, transcriptionCounterpart(snapshot, options.datasetDir, blueNumbering(snapshot, options.inepDir)), 'transcription', brazilianWordsIfInstalled(), printed?.read ?? null)
+    } finally {
+      printed?.close()
+    }
+  }
   const other = load(entry.against.colour).snapshot
   return measureBooklet(snapshot, colourCounterpart(snapshot, other), other.file)
+}
+
+/** OCR of a booklet's print, region by region, the PDF opened at the first read. */
+function printedText (booklet: string, ocr: OcrReader): { read: PrintedText, close: () => void } {
+  let pdf: PdfBooklet | null = null
+  return {
+    read: (page, box) => {
+      pdf ??= openPdf(readFileSync(booklet), path.basename(booklet))
+      const region = grow(box, 1)
+      const origin = { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }
+      const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), origin, OCR_DPI)
+      return words.length === 0 ? null : words.map((word) => word.text).join(' ')
+    },
+    close: () => pdf?.close()
+  }
 }

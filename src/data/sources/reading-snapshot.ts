@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as mupdf from 'mupdf'
-import { area, intersect, type Box } from '../booklets/boxes.ts'
+import { area, intersect, union, type Box } from '../booklets/boxes.ts'
 import type { OcrReader } from '../booklets/ocr.ts'
 import { openPdf } from '../booklets/page-marks.ts'
 import { readBooklet, type BookletReading } from '../booklets/read-booklet.ts'
@@ -43,6 +43,8 @@ export interface SnapshotRecord {
   readonly figures: readonly SnapshotFigure[]
   /** Lines read as text (statement, asking sentence, alternatives, of any question) that a figure's crop of this record also shows: `page <n>: <text>`. */
   readonly textInFigures: readonly string[]
+  /** Where each alternative read as text is printed (its lines on its first page, its letter left out): what OCR of the page reads, to settle a difference. */
+  readonly printed: ReadonlyArray<{ readonly letter: string, readonly page: number, readonly box: readonly [number, number, number, number] }>
 }
 
 /** What a measure needs of one position of the booklet. */
@@ -133,6 +135,24 @@ function textLinesOf (reading: BookletReading): Array<{ page: number, box: Box, 
   return lines
 }
 
+/** Where a record's alternatives read as text stand on the page: the box of each one's lines on its first page, from after its letter. */
+function printedAlternatives (reading: BookletReading, record: DatasetQuestion): SnapshotRecord['printed'] {
+  const question = reading.questions.find(({ region }) => region.number === record.index && (region.language === record.language || region.language === null))
+  if (question === undefined) return []
+  const pages = new Map<unknown, number>()
+  for (const element of [...question.region.shared, ...question.region.elements]) if (element.kind === 'line') pages.set(element.line, element.page)
+  return question.parts.alternatives.flatMap((alternative) => {
+    const [first, ...rest] = alternative.lines
+    const page = first === undefined ? undefined : pages.get(first)
+    if (first === undefined || page === undefined || alternative.text === '') return []
+    const letter = first.glyphs.find((glyph) => glyph.text.trim() !== '' || !glyph.mapped)
+    const boxes = [...(first.glyphs.length > 1 && letter !== undefined ? [{ ...first.box, x0: letter.box.x1 + 0.5 }] : []), ...rest.filter((line) => pages.get(line) === page).map((line) => line.box)]
+    if (boxes.length === 0) return []
+    const box = union(boxes)
+    return [{ letter: alternative.letter, page, box: [box.x0, box.y0, box.x1, box.y1] as const }]
+  })
+}
+
 export interface SnapshotRequest {
   /** The booklet PDF. */
   readonly booklet: string
@@ -175,7 +195,8 @@ export function makeSnapshot ({ booklet, answerKey, inepDir, ocr }: SnapshotRequ
       return {
         record,
         figures: own.map((figure) => ({ name: figure.name, page: figure.page, box: [figure.box.x0, figure.box.y0, figure.box.x1, figure.box.y1], ...lookOf(pdf.document, figure.page, figure.box) })),
-        textInFigures: [...inside]
+        textInFigures: [...inside],
+        printed: printedAlternatives(reading, record)
       }
     })
     return {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { wordListOf } from '../../../src/data/booklets/word-list.ts'
 import type { DatasetQuestion } from '../../../src/data/record-schemas.ts'
 import { sameAlternative } from '../../../src/data/sources/reading-comparison.ts'
-import { theirMisspellings } from '../../../src/data/sources/reading-quality.ts'
+import { pageShowsTheirs, theirMisspellings } from '../../../src/data/sources/reading-quality.ts'
 
 /*
  * The contract forgives white space, hyphenation, quote shapes, capitals and a final period; form as
@@ -55,4 +55,17 @@ test('a word for a word, a word missing or a misspelling of ours is a difference
   assert.ok(!theirMisspellings(record('revoltas camponestas'), record('revoltas camponesas'), list))
   // Equal: nothing misspelt, nothing to set aside.
   assert.ok(!theirMisspellings(record('revoltas camponesas'), record('revoltas camponesas'), list))
+})
+
+const printedRecord = (...texts: string[]) => ({ record: record(...texts), figures: [], textInFigures: [], printed: texts.map((_, at) => ({ letter: 'ABCDE'[at]!, page: 1, box: [0, 10 * at, 100, 10 * at + 9] as const })) })
+
+test('where OCR of the page reads ours and not theirs, the page shows the transcription wrong', () => {
+  // 2010 day 1, question 68, A: the print reads R$ 41,80, the transcription R$ 42,80; OCR reads "R$41,80".
+  const ocr = (read: string) => (_page: number, box: { y0: number }) => (box.y0 === 0 ? read : null)
+  assert.ok(pageShowsTheirs(printedRecord('R$ 41,80.', 'R$ 42,00.'), record('R$ 42,80.', 'R$ 42,00.'), ocr('R$41,80.')))
+  // OCR reads theirs, or something near neither: ours is no better than theirs.
+  assert.ok(!pageShowsTheirs(printedRecord('R$ 41,80.', 'R$ 42,00.'), record('R$ 42,80.', 'R$ 42,00.'), ocr('R$ 42,80.')))
+  assert.ok(!pageShowsTheirs(printedRecord('R$ 41,80.', 'R$ 42,00.'), record('R$ 42,80.', 'R$ 42,00.'), ocr('RS 4I,8O')))
+  // Nothing read: no verdict.
+  assert.ok(!pageShowsTheirs(printedRecord('R$ 41,80.', 'R$ 42,00.'), record('R$ 42,80.', 'R$ 42,00.'), () => null))
 })

@@ -60,6 +60,9 @@ const MEASURED: Readonly<Record<string, Partial<Record<Measure, number> & Record
   '2023_PV_reaplicacao_PPL_D2_CD6.pdf': { 'text-in-figure': 2 }
 }
 
+/** Defect classes of our own, beyond the contract's five (reading-defects.ts): text in a figure's crop, a sliver as a figure. */
+const OWN_CLASSES: readonly string[] = ['text-in-figure', 'rule-figure']
+
 function shares (row: QualityRow): Record<Measure, { part: number, whole: number, target: number }> {
   return {
     found: { part: row.found, whole: row.expected, target: FLOORS.found },
@@ -74,8 +77,12 @@ for (const entry of MEASURED_BOOKLETS) {
   const file = path.basename(entry.file)
   const measured = MEASURED[file] ?? {}
   const lowered = Object.keys(measured)
+  // The contract's five classes are the issue's target (0); a sliver as a figure and text in a crop are our own measures, held at their counts.
+  const issues = lowered.filter((key) => !OWN_CLASSES.includes(key))
+  const own = lowered.filter((key) => OWN_CLASSES.includes(key))
   const name = `${file}${entry.against === null ? ' (defects and found alone: no independent reading)' : entry.against === 'transcription' ? ' against the transcription' : ` against ${path.basename(entry.against.colour)}`}: ` +
-    (lowered.length === 0 ? 'the issue\'s floors, no defect' : `measured floor, issue 58 target not met (${lowered.join(', ')}); the other floors as the issue's`)
+    (issues.length === 0 ? 'the issue\'s floors, none of the contract\'s defects' : `measured floor, issue 58 target not met (${issues.join(', ')}); the other floors as the issue's`) +
+    (own.length === 0 ? '' : `; our own classes at their measured counts (${own.join(', ')})`)
   test(name, { skip }, (t) => {
     const row = measureListed(entry, load, options)
     const failures: string[] = []
@@ -89,7 +96,7 @@ for (const entry of MEASURED_BOOKLETS) {
     for (const kind of DEFECT_CLASSES) {
       const allowed = measured[kind] ?? 0
       const found = row.defectList.filter((defect) => defect.kind === kind)
-      if (found.length > 0) t.diagnostic(`${kind}: ${found.length}${allowed > 0 ? ` (measured floor ${allowed}; issue 58's target 0)` : ''}: ${found.slice(0, 5).map((defect) => `${defect.index} ${defect.why}`).join(' | ')}`)
+      if (found.length > 0) t.diagnostic(`${kind}: ${found.length}${allowed > 0 ? ` (measured floor ${allowed}; target 0)` : ''}: ${found.slice(0, 5).map((defect) => `${defect.index} ${defect.why}`).join(' | ')}`)
       if (found.length > allowed) failures.push(`${kind}: ${found.length} records, at most ${allowed}: ${found.slice(0, 5).map((defect) => `${defect.index} ${defect.why}`).join(' | ')}`)
     }
     if (failures.length > 0) t.diagnostic(`differing: ${row.differing.slice(0, 12).map(({ record, why }) => `${record}: ${why}`).join(' | ')}`)

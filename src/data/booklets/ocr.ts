@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type * as mupdf from 'mupdf'
 import type { Box } from './boxes.ts'
 import type { GlyphNamer } from './font-decoding.ts'
 import { glyphStrip } from './glyph-shapes.ts'
+import { cropRegion } from './page-pictures.ts'
 import { isWord, wordShare, type WordList } from './word-list.ts'
 
 /*
@@ -29,6 +31,13 @@ export type OcrReader = (png: Uint8Array, origin: { x: number, y: number }, dpi:
 
 /** The error an OCR that cannot run gives: one line, saying what to install. */
 export class OcrUnavailable extends Error {}
+
+/** The words OCR reads in a region of page `number` (1-based), rendered at OCR_DPI; their boxes in page points. */
+export function readRegion (document: mupdf.Document, number: number, box: Box, ocr: OcrReader): OcrWord[] {
+  // The crop starts at the whole pixel at or before the box's corner: that corner is the words' origin.
+  const origin = { x: Math.floor(box.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(box.y0 * OCR_DPI / 72) * 72 / OCR_DPI }
+  return ocr(cropRegion(document, number, box, OCR_DPI), origin, OCR_DPI)
+}
 
 /** Tesseract through its command line, in Portuguese, reading a region as a column of lines. */
 export const tesseract: OcrReader = (png, origin, dpi) => parseTsv(runTesseract(png, dpi, 4), origin, dpi)

@@ -26,12 +26,15 @@ function pageTransform (page: mupdf.Page, dpi: number): mupdf.Matrix {
   return mupdf.Matrix.concat(mupdf.Matrix.translate(-x0, -y0), mupdf.Matrix.scale(scale, scale))
 }
 
-/** A region of page `number` (1-based) as PNG bytes, white where the page prints nothing. */
-export function cropRegion (document: mupdf.Document, number: number, box: Box, dpi = FIGURE_DPI): Uint8Array {
+/**
+ * A region of page `number` (1-based) rendered on white at `dpi`, given to `use` with the pixel rect
+ * it covers; the pixmap is freed after.
+ */
+function withRegion<T> (document: mupdf.Document, number: number, box: Box, dpi: number, colours: mupdf.ColorSpace, use: (pixmap: mupdf.Pixmap, pixels: mupdf.Rect) => T): T {
   const page = document.loadPage(number - 1)
   const scale = dpi / 72
   const pixels: mupdf.Rect = [Math.floor(box.x0 * scale), Math.floor(box.y0 * scale), Math.ceil(box.x1 * scale), Math.ceil(box.y1 * scale)]
-  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, pixels, false)
+  const pixmap = new mupdf.Pixmap(colours, pixels, false)
   try {
     pixmap.clear(255)
     pixmap.setResolution(dpi, dpi)
@@ -42,11 +45,16 @@ export function cropRegion (document: mupdf.Document, number: number, box: Box, 
     } finally {
       device.destroy()
     }
-    return pixmap.asPNG()
+    return use(pixmap, pixels)
   } finally {
     pixmap.destroy()
     page.destroy()
   }
+}
+
+/** A region of page `number` (1-based) as PNG bytes, white where the page prints nothing. */
+export function cropRegion (document: mupdf.Document, number: number, box: Box, dpi = FIGURE_DPI): Uint8Array {
+  return withRegion(document, number, box, dpi, mupdf.ColorSpace.DeviceRGB, (pixmap) => pixmap.asPNG())
 }
 
 /** Where a region prints nothing: the runs of its rows, and of its columns, with no pixel darker than this (0–255) at INK_DPI. */
@@ -55,19 +63,8 @@ const INK_DPI = 144
 
 /** The runs of rows and of columns of a region of page `number` in which the page prints nothing (as page coordinates, top to bottom and left to right). */
 export function blankRuns (document: mupdf.Document, number: number, box: Box): { rows: Array<[number, number]>, columns: Array<[number, number]> } {
-  const page = document.loadPage(number - 1)
   const scale = INK_DPI / 72
-  const pixels: mupdf.Rect = [Math.floor(box.x0 * scale), Math.floor(box.y0 * scale), Math.ceil(box.x1 * scale), Math.ceil(box.y1 * scale)]
-  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, pixels, false)
-  try {
-    pixmap.clear(255)
-    const device = new mupdf.DrawDevice(pageTransform(page, INK_DPI), pixmap)
-    try {
-      page.run(device, mupdf.Matrix.identity)
-      device.close()
-    } finally {
-      device.destroy()
-    }
+  return withRegion(document, number, box, INK_DPI, mupdf.ColorSpace.DeviceGray, (pixmap, pixels) => {
     const [wide, high, stride] = [pixmap.getWidth(), pixmap.getHeight(), pixmap.getStride()]
     const samples = pixmap.getPixels()
     const inkedRows = new Array<boolean>(high).fill(false)
@@ -90,10 +87,7 @@ export function blankRuns (document: mupdf.Document, number: number, box: Box): 
       return found
     }
     return { rows: runs(inkedRows, pixels[1]), columns: runs(inkedColumns, pixels[0]) }
-  } finally {
-    pixmap.destroy()
-    page.destroy()
-  }
+  })
 }
 
 /** Page `number` as PNG bytes with each outline drawn on it. */

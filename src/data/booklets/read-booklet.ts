@@ -4,9 +4,9 @@ import { circleNumbers } from './circled.ts'
 import { drawnLetters } from './drawn-letters.ts'
 import { DECORATION_SIZE, pageFigures, type Figure } from './figures.ts'
 import { decodedMarks, type BookletDecodeOptions, type FontDecoding } from './font-decoding.ts'
-import { checkedOcrLine, OCR_DPI, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
+import { checkedOcrLine, readRegion, tesseractGlyphs, unlessOcrUnavailable, type OcrReader } from './ocr.ts'
 import { agreeingReading, mostlyMapped } from './ocr-agreement.ts'
-import { blankRuns, cropRegion } from './page-pictures.ts'
+import { blankRuns } from './page-pictures.ts'
 import { joinFractions } from './fractions.ts'
 import { alternativeLetter, letterFonts, letterOf } from './letters.ts'
 import { furnitureOfText, pageFurniture, recurringTexts, type FurnitureKind } from './furniture.ts'
@@ -188,7 +188,7 @@ function readByOcr (pdf: PdfBooklet, page: number, lines: readonly Line[], ocr: 
   if (ocr === null || lines.length === 0) return read
   const wordList = brazilianWordsIfInstalled()
   const region = grow(union(lines.map((line) => line.box)), 2)
-  const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }, OCR_DPI)
+  const words = readRegion(pdf.document, page, region, ocr)
   for (const line of lines) {
     // An alternative's letter that its font maps is kept as it is; OCR reads a boxed letter badly.
     const letter = letterOf(line)

@@ -4,9 +4,8 @@ import type { DatasetQuestion } from '../record-schemas.ts'
 import { compareRecords, normalText, RATIO, sameAlternative, words } from './reading-comparison.ts'
 import { bookletDefects, defectCounts, type Defect, type DefectClass } from './reading-defects.ts'
 import { grow, type Box } from '../booklets/boxes.ts'
-import { OCR_DPI, type OcrReader } from '../booklets/ocr.ts'
+import { readRegion, type OcrReader } from '../booklets/ocr.ts'
 import { openPdf, type PdfBooklet } from '../booklets/page-marks.ts'
-import { cropRegion } from '../booklets/page-pictures.ts'
 import { brazilianWordsIfInstalled, type WordList } from '../booklets/word-list.ts'
 import { BLUE_BOOKLET } from './booklets/booklet-files.ts'
 import { bookletKeys } from './booklets/booklet-keys.ts'
@@ -408,9 +407,7 @@ function printedText (booklet: string, ocr: OcrReader): { read: PrintedText, clo
   return {
     read: (page, box) => {
       pdf ??= openPdf(readFileSync(booklet), path.basename(booklet))
-      const region = grow(box, 1)
-      const origin = { x: Math.floor(region.x0 * OCR_DPI / 72) * 72 / OCR_DPI, y: Math.floor(region.y0 * OCR_DPI / 72) * 72 / OCR_DPI }
-      const words = ocr(cropRegion(pdf.document, page, region, OCR_DPI), origin, OCR_DPI)
+      const words = readRegion(pdf.document, page, grow(box, 1), ocr)
       return words.length === 0 ? null : words.map((word) => word.text).join(' ')
     },
     close: () => pdf?.close()
